@@ -1,0 +1,46 @@
+# Two commands for everyone: `make run` and `make test`. Both set themselves up.
+PYTHON ?= python3
+PORT ?= 8000
+HOST ?= 127.0.0.1
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format messages install clean bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when the dependency list changes.
+$(STAMP): pyproject.toml requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+messages: $(STAMP)
+	@if [ -d locale ] && command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v0; fi
+
+run: $(STAMP) messages
+	$(BIN)/python manage.py migrate --noinput -v0
+	@echo "Serving on http://$(HOST):$(PORT)/"
+	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: $(STAMP) messages
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test_db.sqlite3

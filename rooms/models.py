@@ -1,0 +1,59 @@
+import secrets
+
+from django.db import models
+
+
+def _public_id() -> str:
+    return secrets.token_hex(5)
+
+
+class Room(models.Model):
+    """A place to play, created by its first player at ``/r/<slug>/``."""
+
+    slug = models.SlugField(max_length=40, unique=True)
+    game = models.CharField(max_length=20, default="codenames")
+    # Bumped in the same transaction as every change a player can see, so each push
+    # carries it and a client that sees a gap asks for the whole state.
+    version = models.PositiveBigIntegerField(default=1)
+    language = models.CharField(max_length=10, default="en")
+    settings = models.JSONField(default=dict, blank=True)
+    scoreboard = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Player(models.Model):
+    """One browser in one room, known by the ``uid`` its session carries."""
+
+    SPECTATOR = "spectator"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
+    # The browser's secret identity (from its session): never sent to other players.
+    uid = models.CharField(max_length=64)
+    # What other players and the game engines know this player by.
+    public_id = models.CharField(max_length=12, default=_public_id, unique=True)
+    name = models.CharField(max_length=24)
+    team = models.CharField(max_length=12, blank=True, default="")
+    role = models.CharField(max_length=12, default=SPECTATOR)
+    # Open sockets; with ``last_seen`` it tells connected from away, even after a
+    # server crash left a count behind (heartbeats stop, so the player shows away).
+    connections = models.IntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["room", "uid"], name="one_player_per_browser")]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.room_id}"
+
+    @property
+    def is_seated(self) -> bool:
+        return self.role != self.SPECTATOR

@@ -1,0 +1,243 @@
+"""Everything that changes a room: each function saves first, then tells the room.
+
+Every change runs in one transaction holding the room's row lock, bumps the room's
+version, and only after the commit notifies the room's group, so no socket ever hears
+of a change that was rolled back.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from rooms.errors import RoomError
+from rooms.games import game_names, get_game
+from rooms.models import Player, Room
+from rooms.slugs import is_valid_slug
+
+NAME_MAX_LENGTH = 24
+# A browser pings every 25 s; one missed ping is forgiven before "away" shows.
+PRESENCE_GRACE = timedelta(seconds=60)
+
+
+def group_name(slug: str) -> str:
+    return f"room.{slug}"
+
+
+def new_uid() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(raw: object) -> str:
+    """A display name: NFC, no control or format characters, spaces folded, 1–24 chars."""
+    if not isinstance(raw, str):
+        raise RoomError("bad_name", "Please type a name.")
+    text = unicodedata.normalize("NFC", raw)
+    # Drop control and invisible format characters (bidi overrides, zero-width) that
+    # could make two names look alike or reorder the roster's text.
+    text = "".join(
+        ch for ch in text if unicodedata.category(ch) not in {"Cc", "Cf", "Co", "Cs"} or ch == "\u200d"
+    )
+    text = " ".join(text.split())
+    if not text:
+        raise RoomError("bad_name", "Please type a name.")
+    if len(text) > NAME_MAX_LENGTH:
+        raise RoomError("bad_name", f"Names are at most {NAME_MAX_LENGTH} characters.")
+    return text
+
+
+@contextmanager
+def locked_room(slug: str) -> Iterator[Room]:
+    """The room, its row locked until the block ends (serialises every change to it)."""
+    with transaction.atomic():
+        try:
+            room = Room.objects.select_for_update().get(slug=slug)
+        except Room.DoesNotExist:
+            raise RoomError("no_room", "This room has no players yet: join it first.") from None
+        yield room
+
+
+def bump(room: Room) -> None:
+    """Record that players can see a change, and push it once the transaction commits."""
+    room.version += 1
+    Room.objects.filter(pk=room.pk).update(version=room.version, updated_at=timezone.now())
+    slug, version = room.slug, room.version
+    transaction.on_commit(lambda: notify_room(slug, version))
+
+
+def notify_room(slug: str, version: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group_name(slug), {"type": "room.changed", "version": version})
+
+
+def _player(room: Room, uid: str | None) -> Player:
+    if not uid:
+        raise RoomError("not_joined", "Join the room first.")
+    try:
+        return room.players.get(uid=uid)
+    except Player.DoesNotExist:
+        raise RoomError("not_joined", "Join the room first.") from None
+
+
+def room_join(*, slug: str, uid: str, name: str, game: str | None = None, language: str = "en") -> Player:
+    """Take a place in the room, storing the room itself if this is its first player."""
+    if not is_valid_slug(slug):
+        raise RoomError("bad_slug", "Room names are 3–40 lowercase letters, digits and hyphens.")
+    name = clean_name(name)
+    defaults: dict[str, Any] = {"language": language}
+    if game in game_names():
+        defaults["game"] = game
+    with transaction.atomic():
+        Room.objects.get_or_create(slug=slug, defaults=defaults)
+    with locked_room(slug) as room:
+        player, created = Player.objects.get_or_create(room=room, uid=uid, defaults={"name": name})
+        if not created and player.name != name:
+            player.name = name
+            player.save(update_fields=["name"])
+        bump(room)
+    return player
+
+
+def room_rename(*, slug: str, uid: str, name: object) -> None:
+    name = clean_name(name)
+    with locked_room(slug) as room:
+        player = _player(room, uid)
+        player.name = name
+        player.save(update_fields=["name"])
+        bump(room)
+
+
+def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
+    """Take a seat (a team and a role the room's game offers) or become a spectator."""
+    with locked_room(slug) as room:
+        player = _player(room, uid)
+        game = get_game(room.game)
+        seating = game.seating
+        if role == Player.SPECTATOR:
+            team = ""
+        elif team not in seating.teams or role not in seating.roles:
+            raise RoomError("bad_seat", "There is no such seat in this game.")
+        assert isinstance(team, str) and isinstance(role, str)
+        if (player.team, player.role) == (team, role):
+            return
+        if (
+            role in seating.single_roles
+            and room.players.filter(team=team, role=role).exclude(pk=player.pk).exists()
+        ):
+            raise RoomError("seat_taken", "Someone already has that seat.")
+        game.check_seat_change(room, player, team, role)
+        player.team, player.role = team, role
+        player.save(update_fields=["team", "role"])
+        bump(room)
+
+
+def room_shuffle(*, slug: str, uid: str, rng: random.Random | None = None) -> None:
+    """Deal the seated players into two balanced teams (a new spymaster/lead each)."""
+    rng = rng or random.Random()
+    with locked_room(slug) as room:
+        _player(room, uid)
+        game = get_game(room.game)
+        if game.is_running(room):
+            raise RoomError("game_running", "Teams can be shuffled between games, not during one.")
+        seated = [p for p in room.players.all() if p.is_seated]
+        if len(seated) < 2:
+            raise RoomError("too_few_players", "Shuffling needs at least two seated players.")
+        rng.shuffle(seated)
+        teams = game.seating.teams
+        lead = game.seating.single_roles[0] if game.seating.single_roles else None
+        default_role = game.seating.roles[-1]
+        for index, player in enumerate(seated):
+            player.team = teams[index % len(teams)]
+            player.role = lead if lead and index < len(teams) else default_role
+        Player.objects.bulk_update(seated, ["team", "role"])
+        bump(room)
+
+
+def room_set_game(*, slug: str, uid: str, game: object) -> None:
+    """Switch the room to another game between games; seats map over by team order."""
+    if game not in game_names():
+        raise RoomError("bad_game", "There is no such game.")
+    assert isinstance(game, str)
+    with locked_room(slug) as room:
+        _player(room, uid)
+        if room.game == game:
+            return
+        if get_game(room.game).is_running(room):
+            raise RoomError("game_running", "Finish or abandon the current game first.")
+        old, new = get_game(room.game).seating, get_game(game).seating
+        players = list(room.players.all())
+        for player in players:
+            if player.is_seated:
+                player.team = new.teams[old.teams.index(player.team) % len(new.teams)]
+                player.role = player.role if player.role in new.roles else new.roles[-1]
+                if player.role in new.single_roles:
+                    player.role = new.roles[-1]
+        Player.objects.bulk_update(players, ["team", "role"])
+        room.game = game
+        room.save(update_fields=["game"])
+        bump(room)
+
+
+def is_connected(player: Player, now: Any = None) -> bool:
+    now = now or timezone.now()
+    return (
+        player.connections > 0 and player.last_seen is not None and player.last_seen >= now - PRESENCE_GRACE
+    )
+
+
+def presence_change(*, slug: str, uid: str | None, delta: int) -> None:
+    """Count a socket opening (+1) or closing (-1); tell the room when presence flips."""
+    if not uid:
+        return
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(slug=slug).first()
+        if room is None:
+            return
+        player = room.players.filter(uid=uid).first()
+        if player is None:
+            return
+        was = is_connected(player)
+        Player.objects.filter(pk=player.pk).update(
+            connections=F("connections") + delta if delta > 0 else _decrement(), last_seen=timezone.now()
+        )
+        player.refresh_from_db(fields=["connections", "last_seen"])
+        if is_connected(player) != was:
+            bump(room)
+
+
+def _decrement() -> Any:
+    from django.db.models import Case, Value, When
+
+    # Never below zero, even if a crash left the counter out of step.
+    return Case(When(connections__gt=0, then=F("connections") - 1), default=Value(0))
+
+
+def presence_heartbeat(*, slug: str, uid: str | None) -> None:
+    """A live socket's ping: keeps the player shown as connected."""
+    if not uid:
+        return
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(slug=slug).first()
+        if room is None:
+            return
+        player = room.players.filter(uid=uid).first()
+        if player is None:
+            return
+        was = is_connected(player)
+        player.last_seen = timezone.now()
+        player.connections = max(player.connections, 1)
+        player.save(update_fields=["last_seen", "connections"])
+        if not was:
+            bump(room)

@@ -1,0 +1,74 @@
+"""What one browser may see of a room: the page's first render and every push use this."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from rooms.games import game_names, get_game
+from rooms.models import Player, Room
+from rooms.services import is_connected
+
+
+def _seating(game_name: str) -> dict[str, Any]:
+    seating = get_game(game_name).seating
+    return {
+        "teams": list(seating.teams),
+        "roles": list(seating.roles),
+        "single_roles": list(seating.single_roles),
+    }
+
+
+def room_state(*, slug: str, uid: str | None) -> dict[str, Any]:
+    """The room as the holder of ``uid`` may see it (``None``: a visitor who has not joined).
+
+    Built field by field: the browser's session ``uid`` never leaves the server, and the
+    game part comes only from the game's own redaction function.
+    """
+    room = Room.objects.filter(slug=slug).first()
+    if room is None:
+        default_game = game_names()[0]
+        return {
+            "type": "state",
+            "version": 0,
+            "slug": slug,
+            "stored": False,
+            "game": default_game,
+            "games": game_names(),
+            "seating": _seating(default_game),
+            "players": [],
+            "you": None,
+            "settings": {},
+            "scoreboard": {},
+            "play": None,
+        }
+    players = list(room.players.all())
+    me: Player | None = next((p for p in players if uid and p.uid == uid), None)
+    now = timezone.now()
+    game = get_game(room.game)
+    return {
+        "type": "state",
+        "version": room.version,
+        "slug": room.slug,
+        "stored": True,
+        "game": room.game,
+        "games": game_names(),
+        "seating": _seating(room.game),
+        "players": [
+            {
+                "id": p.public_id,
+                "name": p.name,
+                "team": p.team,
+                "role": p.role,
+                "connected": is_connected(p, now),
+            }
+            for p in players
+        ],
+        "you": None
+        if me is None
+        else {"id": me.public_id, "name": me.name, "team": me.team, "role": me.role},
+        "settings": room.settings,
+        "scoreboard": room.scoreboard,
+        "play": game.view(room, me),
+    }

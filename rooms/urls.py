@@ -1,0 +1,11 @@
+from django.urls import path
+
+from rooms import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("go/", views.go, name="go"),
+    path("new/", views.new_room, name="new_room"),
+    path("r/<str:slug>/", views.room, name="room"),
+    path("r/<str:slug>/join/", views.join, name="join"),
+]

@@ -1,0 +1,102 @@
+"""Pages: the home page, a room's page and its join form. GET never writes anything."""
+
+from __future__ import annotations
+
+import re
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from rooms import services
+from rooms.errors import RoomError
+from rooms.games import game_names, get_game
+from rooms.slugs import SLUG_ANY_CASE_RE, is_valid_slug, random_slug
+from rooms.state import room_state
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    games = [get_game(name) for name in game_names()]
+    return render(request, "rooms/home.html", {"games": games, "error": request.GET.get("error") == "1"})
+
+
+@require_GET
+def new_room(request: HttpRequest) -> HttpResponse:
+    """A fresh memorable room name for the chosen game; stored only when someone joins."""
+    game = request.GET.get("game", "")
+    url = reverse("room", args=[random_slug()])
+    if game in game_names():
+        url += f"?game={game}"
+    return redirect(url)
+
+
+@require_GET
+def go(request: HttpRequest) -> HttpResponse:
+    """Open a room by a typed name: 'Game Night' becomes /r/game-night/."""
+    typed = request.GET.get("name", "").strip().lower()
+    slug = re.sub(r"[\s_]+", "-", typed)
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")
+    if not is_valid_slug(slug):
+        return redirect(reverse("home") + "?error=1")
+    return redirect("room", slug=slug)
+
+
+@require_GET
+def room(request: HttpRequest, slug: str) -> HttpResponse:
+    if not is_valid_slug(slug):
+        if SLUG_ANY_CASE_RE.fullmatch(slug):
+            return HttpResponseRedirect(reverse("room", args=[slug.lower()]), status=301)
+        raise Http404("no such room")
+    return _room_page(request, slug)
+
+
+def _room_page(request: HttpRequest, slug: str, error: str = "", status: int = 200) -> HttpResponse:
+    state = room_state(slug=slug, uid=request.session.get("uid"))
+    link = request.build_absolute_uri(reverse("room", args=[slug]))
+    chosen_game = request.GET.get("game", "")
+    context = {
+        "slug": slug,
+        "state": state,
+        "link": link,
+        "qr_svg": segno.make(link, error="m").svg_inline(scale=4, dark="#1f2430", light="#ffffff"),
+        "joined": state["you"] is not None,
+        "default_name": request.session.get("name", ""),
+        "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
+        "game_title": get_game(state["game"]).title,
+        "games": [get_game(name) for name in game_names()],
+        "error": error,
+    }
+    response = render(request, "rooms/room.html", context, status=status)
+    # A room's page shows live, personal state: never cache or share it.
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@require_POST
+def join(request: HttpRequest, slug: str) -> HttpResponse:
+    if not is_valid_slug(slug):
+        raise Http404("no such room")
+    uid = request.session.get("uid") or services.new_uid()
+    try:
+        services.room_join(
+            slug=slug,
+            uid=uid,
+            name=request.POST.get("name", ""),
+            game=request.POST.get("game"),
+            language=get_language() or "en",
+        )
+    except RoomError as error:
+        return _room_page(request, slug, error=error.message, status=400)
+    request.session["uid"] = uid
+    request.session["name"] = services.clean_name(request.POST.get("name", ""))
+    return redirect("room", slug=slug)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render(request, "404.html", {"message": _("There is no room with that name.")}, status=404)

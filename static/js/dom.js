@@ -1,0 +1,43 @@
+// Small DOM helpers shared by the room and the games. User text only ever goes
+// through textContent (never innerHTML), so a name like "<b>" shows as typed.
+
+export const _ = (text) => (window.gettext ? window.gettext(text) : text);
+export const interpolate = (fmt, obj) =>
+  window.interpolate ? window.interpolate(fmt, obj, true) : fmt.replace(/%\((\w+)\)s/g, (m, k) => String(obj[k]));
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+let toastTimer = null;
+export function toast(message, kind = "info") {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = message;
+  el.classList.toggle("error", kind === "error");
+  el.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), 3500);
+}
+
+export function announce(message) {
+  const el = document.getElementById("announce");
+  if (el) {
+    el.textContent = "";
+    // A fresh text node makes screen readers speak even a repeated message.
+    setTimeout(() => { el.textContent = message; }, 30);
+  }
+}

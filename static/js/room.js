@@ -1,0 +1,156 @@
+// The room page: one socket, the lobby, and the game module for the room's game.
+import { _, h, toast, announce, interpolate } from "./dom.js";
+import * as codenames from "./codenames.js";
+import * as decrypto from "./decrypto.js";
+
+const GAMES = { codenames, decrypto };
+const TEAM_LABELS = { red: _("Red"), blue: _("Blue"), white: _("White"), black: _("Black") };
+const TEAM_SYMBOLS = { red: "◆", blue: "●", white: "○", black: "■" };
+const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
+
+const root = document.getElementById("room");
+const slug = root.dataset.slug;
+let state = JSON.parse(document.getElementById("room-state").textContent);
+
+// ---- socket with reconnect and backoff -------------------------------------------------
+let socket = null;
+let retry = 0;
+let pingTimer = null;
+let refCounter = 0;
+const connEl = document.getElementById("conn");
+
+function setConn(kind) {
+  connEl.dataset.state = kind;
+  connEl.textContent = { open: _("live"), connecting: _("connecting…"), closed: _("reconnecting…") }[kind];
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/r/${slug}/`);
+  setConn("connecting");
+  socket.addEventListener("open", () => {
+    retry = 0;
+    setConn("open");
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => send({ action: "ping", version: state.version }), 25000);
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    clearInterval(pingTimer);
+    setConn("closed");
+    // Exponential backoff with jitter, so a restarted server is not stampeded.
+    const delay = Math.min(10000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
+    retry += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+export function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    toast(_("Not connected: reconnecting…"), "error");
+    return null;
+  }
+  const ref = ++refCounter;
+  socket.send(JSON.stringify({ ...message, ref }));
+  return ref;
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    // Every push is the whole state; an older one arriving late is ignored.
+    if (message.version < state.version && message.version !== 0) return;
+    const previous = state;
+    state = message;
+    render(previous);
+  } else if (message.type === "error") {
+    toast(message.message, "error");
+  }
+}
+
+// ---- lobby -----------------------------------------------------------------------------
+function personChip(p) {
+  const me = state.you && state.you.id === p.id;
+  return h("li", { class: `person${me ? " me" : ""}${p.connected ? "" : " away"}`, dataset: { player: p.id } },
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    h("span", { class: "name", text: p.name }),
+    me ? h("span", { class: "muted", text: _("(you)") }) : null,
+    h("span", { class: "visually-hidden", text: p.connected ? _("connected") : _("away") }));
+}
+
+function seatButton(team, role, taken) {
+  const you = state.you;
+  if (!you) return null;
+  if (you.team === team && you.role === role) return null;
+  if (taken) return null;
+  const label = interpolate(_("Sit here: %(role)s"), { role: ROLE_LABELS[role] || role });
+  return h("button", { type: "button", class: "sit", dataset: { team, role },
+    onclick: () => send({ action: "sit", team, role }) }, label);
+}
+
+function renderSeats() {
+  const seats = document.getElementById("seats");
+  const { teams, roles, single_roles: single } = state.seating;
+  seats.replaceChildren(...teams.map((team) => {
+    const members = state.players.filter((p) => p.team === team);
+    return h("section", { class: `team team-${team}`, dataset: { team } },
+      h("h2", {}, h("span", { "aria-hidden": "true", text: TEAM_SYMBOLS[team] || "" }), TEAM_LABELS[team] || team),
+      roles.map((role) => {
+        const holders = members.filter((p) => p.role === role);
+        const taken = single.includes(role) && holders.length > 0;
+        return h("div", { class: "role", dataset: { role } },
+          h("h3", { text: ROLE_LABELS[role] || role }),
+          h("ul", { class: "people" }, holders.map(personChip)),
+          seatButton(team, role, taken));
+      }));
+  }));
+  const watchers = state.players.filter((p) => p.role === "spectator");
+  const you = state.you;
+  document.getElementById("spectators").replaceChildren(
+    h("h3", { text: _("Spectators") }),
+    h("ul", { class: "people" }, watchers.map(personChip)),
+    you && you.role !== "spectator"
+      ? h("button", { type: "button", class: "sit", onclick: () => send({ action: "sit", team: "", role: "spectator" }) }, _("Just watch"))
+      : null);
+  const select = document.getElementById("game-select");
+  select.value = state.game;
+}
+
+let gameModule = null;
+function render(previous) {
+  renderSeats();
+  const play = document.getElementById("play");
+  const module = GAMES[state.game];
+  if (module !== gameModule) {
+    play.replaceChildren();
+    gameModule = module;
+  }
+  if (module) module.render(play, state, { send, previous, toast, announce });
+  document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
+  document.body.dataset.game = state.game;
+}
+
+// ---- controls --------------------------------------------------------------------------
+document.getElementById("game-select").addEventListener("change", (event) => {
+  send({ action: "set_game", game: event.target.value });
+});
+document.getElementById("shuffle").addEventListener("click", () => send({ action: "shuffle" }));
+const renameForm = document.getElementById("rename");
+if (renameForm) {
+  renameForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ action: "rename", name: document.getElementById("rename-input").value });
+  });
+}
+document.getElementById("copy-link").addEventListener("click", async (event) => {
+  const input = document.getElementById("share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  toast(event.target.dataset.copied);
+});
+
+render(null);
+connect();

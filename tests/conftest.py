@@ -1,0 +1,262 @@
+"""Shared fixtures: sessions for sockets, channel layers, a private Redis, a real Daphne."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.contrib.sessions.backends.db import SessionStore
+
+from config.asgi import application
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The configured Redis, or a private one on a free port (tests may flush it)."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed: `sudo apt-get install redis-server` runs these tests too")
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path_factory.mktemp("redis")),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def channel_layer(request: pytest.FixtureRequest, settings: Any) -> str:
+    """Runs a live-layer test once on the in-memory layer and once on real Redis."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [{"address": url, "max_connections": 100}]},
+            }
+        }
+    else:
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return str(request.param)
+
+
+def make_session(uid: str | None = None, **data: Any) -> str:
+    """A saved Django session (as a browser would hold after joining); returns its key."""
+    store = SessionStore()
+    if uid:
+        store["uid"] = uid
+    for key, value in data.items():
+        store[key] = value
+    store.create()
+    assert store.session_key
+    return store.session_key
+
+
+class Client:
+    """A socket of one browser, with the session cookie that says who it is."""
+
+    def __init__(
+        self, slug: str, session_key: str | None = None, origin: bytes = b"http://localhost"
+    ) -> None:
+        headers = [(b"origin", origin)]
+        if session_key:
+            headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+        self.comm = WebsocketCommunicator(application, f"/ws/r/{slug}/", headers=headers)
+        self.frames: list[str] = []
+
+    async def connect(self) -> dict[str, Any]:
+        connected, _ = await self.comm.connect(timeout=5)
+        assert connected
+        return await self.receive_type("state")
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.comm.send_json_to(message)
+
+    async def send_text(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+        import json
+
+        text = await self.comm.receive_from(timeout=timeout)
+        self.frames.append(text)
+        return json.loads(text)
+
+    async def receive_type(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        while True:
+            message = await self.receive(timeout)
+            if message.get("type") == kind:
+                return message
+
+    async def state_where(self, predicate: Any, timeout: float = 5) -> dict[str, Any]:
+        """The first pushed state that satisfies ``predicate`` (waits on events, not time)."""
+        while True:
+            message = await self.receive_type("state", timeout)
+            if predicate(message):
+                return message
+
+    async def nothing_pending(self) -> bool:
+        return await self.comm.receive_nothing(timeout=0.2)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def joined_client(slug: str, name: str, uid: str | None = None) -> Client:
+    """A browser that has joined ``slug`` as ``name`` and opened its socket."""
+    from rooms.services import new_uid, room_join
+
+    uid = uid or new_uid()
+    await sync_to_async(room_join)(slug=slug, uid=uid, name=name)
+    key = await sync_to_async(make_session)(uid)
+    client = Client(slug, key)
+    client.uid = uid  # type: ignore[attr-defined]
+    await client.connect()
+    return client
+
+
+# ---- a real server and a real browser --------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _database_url() -> str:
+    db = django_settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return (
+        f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
+
+
+class DaphneServer:
+    """The production command (``daphne config.asgi:application``) in a subprocess."""
+
+    def __init__(self, redis_url: str, extra_env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings_test",
+            "DATABASE_URL": _database_url(),
+            "REDIS_URL": redis_url,
+            **(extra_env or {}),
+        }
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> DaphneServer:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "config.asgi:application",
+            ],
+            cwd=django_settings.BASE_DIR,
+            env=self.env,
+        )
+        wait_port(self.port, 30)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+@pytest.fixture(scope="session")
+def daphne_server(django_db_setup: Any, django_db_blocker: Any, redis_url: str) -> Iterator[DaphneServer]:
+    server = DaphneServer(redis_url).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is missing: `sudo apt-get install chromium` runs the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with pytest.MonkeyPatch.context() as mp:
+        # Sync Playwright keeps an event loop running in this thread; the ORM calls in
+        # browser tests are plain sync code, so let Django allow them while it lives.
+        mp.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        pw = sync_playwright().start()
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()
+        pw.stop()
+
+
+@pytest.fixture(scope="session")
+def shots_dir() -> str:
+    path = os.path.join(django_settings.BASE_DIR, "test-artifacts")
+    os.makedirs(path, exist_ok=True)
+    return path

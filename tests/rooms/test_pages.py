@@ -1,0 +1,105 @@
+"""The room pages over HTTP: creation by URL, joining, and that GET writes nothing."""
+
+import re
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from rooms.models import Player, Room
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_offers_both_games(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'value="codenames"' in body and 'value="decrypto"' in body
+
+
+def test_new_room_gets_a_memorable_slug_for_the_chosen_game(client: Client) -> None:
+    response = client.get("/new/", {"game": "decrypto"})
+    assert response.status_code == 302
+    assert re.fullmatch(r"/r/[a-z]+-[a-z]+-\d{2}/\?game=decrypto", response["Location"])
+
+
+def test_typed_room_name_is_normalised(client: Client) -> None:
+    assert client.get("/go/", {"name": "  Game Night "})["Location"] == "/r/game-night/"
+    assert client.get("/go/", {"name": "x"})["Location"] == "/?error=1"
+
+
+def test_room_page_opens_for_any_valid_slug_and_writes_nothing(client: Client) -> None:
+    response = client.get("/r/friday-fun/")
+    assert response.status_code == 200
+    assert b'id="join-name"' in response.content
+    assert Room.objects.count() == 0
+    assert Session.objects.count() == 0
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_capitals_redirect_to_the_lowercase_room(client: Client) -> None:
+    response = client.get("/r/Friday-Fun/")
+    assert response.status_code == 301
+    assert response["Location"] == "/r/friday-fun/"
+
+
+@pytest.mark.parametrize("slug", ["ab", "a" * 41, "no_underscores", "sp%20ace", "ünï"])
+def test_invalid_slug_gets_a_friendly_404(client: Client, slug: str) -> None:
+    response = client.get(f"/r/{slug}/")
+    assert response.status_code == 404
+    assert "Back to the start" in response.content.decode()
+
+
+def test_join_stores_the_room_and_the_player(client: Client) -> None:
+    response = client.post("/r/friday-fun/join/", {"name": "  Ada  ", "game": "decrypto"})
+    assert response.status_code == 302
+    room = Room.objects.get(slug="friday-fun")
+    assert room.game == "decrypto"
+    player = Player.objects.get(room=room)
+    assert player.name == "Ada"
+    assert player.role == "spectator"
+    page = client.get("/r/friday-fun/").content.decode()
+    assert 'id="join-name"' not in page
+    assert 'id="rename-input"' in page
+
+
+def test_join_requires_csrf_token() -> None:
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/r/friday-fun/join/", {"name": "Ada"})
+    assert response.status_code == 403
+    assert Room.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "\u202e\u200b"])
+def test_join_rejects_bad_names_and_stores_nothing(client: Client, name: str) -> None:
+    response = client.post("/r/friday-fun/join/", {"name": name})
+    assert response.status_code == 400
+    assert Room.objects.count() == 0
+
+
+def test_names_are_escaped_in_the_page(client: Client) -> None:
+    client.post("/r/friday-fun/join/", {"name": "<b>bold</b>"})
+    body = client.get("/r/friday-fun/").content.decode()
+    assert "<b>bold</b>" not in body
+    assert "\\u003Cb\\u003Ebold" in body  # json_script escapes it for the page's state
+
+
+def test_coming_back_restores_the_seat(client: Client) -> None:
+    client.post("/r/friday-fun/join/", {"name": "Ada"})
+    Player.objects.filter(name="Ada").update(team="red", role="spymaster")
+    client.post("/r/friday-fun/join/", {"name": "Ada L"})
+    player = Player.objects.get()
+    assert (player.name, player.team, player.role) == ("Ada L", "red", "spymaster")
+
+
+def test_session_remembers_the_name_for_the_next_room(client: Client) -> None:
+    client.post("/r/friday-fun/join/", {"name": "Ada"})
+    body = client.get("/r/another-room/").content.decode()
+    assert 'value="Ada"' in body
+
+
+def test_room_page_has_a_share_link_and_server_rendered_qr(client: Client) -> None:
+    body = client.get("/r/friday-fun/").content.decode()
+    assert 'value="http://testserver/r/friday-fun/"' in body
+    assert "<svg" in body and "QR code" in body

@@ -1,0 +1,32 @@
+"""Project-wide checks: migrations are committed, settings are safe by default."""
+
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_migrations_are_committed() -> None:
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+
+
+def test_allowed_hosts_is_never_a_wildcard_by_default() -> None:
+    assert "*" not in settings.ALLOWED_HOSTS
+
+
+def test_redis_pool_is_sized_for_reconnect_bursts(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    import config.settings as module
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    reloaded = importlib.reload(module)
+    try:
+        host = reloaded.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
+        assert host["max_connections"] >= 500
+    finally:
+        monkeypatch.delenv("REDIS_URL")
+        importlib.reload(module)
