@@ -5,8 +5,7 @@ class CodenamesConfig(AppConfig):
     name = "codenames"
 
     def ready(self) -> None:
-        from rooms.games import register
-
         from codenames.game import GAME
+        from rooms.games import register
 
         register(GAME)

@@ -9,6 +9,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
@@ -18,3 +19,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+if settings.GAME_CLOCK:
+    from rooms import clock  # noqa: E402
+
+    clock.start()

@@ -159,3 +159,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The thread that applies game deadlines (timers) with no browser open; one per process.
+GAME_CLOCK = _env_bool("GAME_CLOCK", True)

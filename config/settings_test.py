@@ -1,7 +1,7 @@
 """Test settings: the same app, with static files served from the source folders."""
 
 from .settings import *  # noqa: F403
-from .settings import STORAGES
+from .settings import STORAGES, _env_bool
 
 STORAGES = {
     **STORAGES,
@@ -9,3 +9,7 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The pytest process drives deadlines itself (rooms.clock.sweep); a test server started
+# as a subprocess turns its clock on with GAME_CLOCK=1.
+GAME_CLOCK = _env_bool("GAME_CLOCK", False)

@@ -5,8 +5,7 @@ class DecryptoConfig(AppConfig):
     name = "decrypto"
 
     def ready(self) -> None:
-        from rooms.games import register
-
         from decrypto.game import GAME
+        from rooms.games import register
 
         register(GAME)

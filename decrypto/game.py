@@ -19,14 +19,17 @@ class DecryptoGame:
     def is_running(self, room: Room) -> bool:
         return False
 
-    def check_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
+    def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         return None
 
     def view(self, room: Room, player: Player | None) -> dict[str, Any] | None:
         return None
 
-    def act(self, room: Room, player: Player, payload: dict[str, Any]) -> None:
-        raise RoomError("unknown_action", f"Unknown action: {str(payload.get('action'))[:40]}")
+    def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
+        raise RoomError("unknown_action", f"Unknown action: {str(message.get('action'))[:40]}")
+
+    def expire_due(self, now: float) -> int:
+        return 0
 
 
 GAME = DecryptoGame()

@@ -68,9 +68,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not is_valid_slug(self.slug):
             await self.close(code=4404)
             return
+        self.device_token = self.scope["url_route"]["kwargs"].get("token")
         session = self.scope.get("session")
-        # The session loads from the database lazily: read it off the event loop.
-        self.uid = await database_sync_to_async(session.get)("uid") if session is not None else None
+        if self.device_token:
+            # A second device speaks for the player its link names, not for its session.
+            self.uid = None
+        else:
+            # The session loads from the database lazily: read it off the event loop.
+            self.uid = await database_sync_to_async(session.get)("uid") if session is not None else None
         self.sent_version = -1
         await self.channel_layer.group_add(services.group_name(self.slug), self.channel_name)
         await self.accept()
@@ -117,18 +122,34 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(self.game_action)(message)
 
     def game_action(self, message: dict[str, Any]) -> None:
+        refused: RoomError | None = None
         with services.locked_room(self.slug) as room:
-            player = room.players.filter(uid=self.uid).first() if self.uid else None
+            player = services.find_player(room, uid=self.uid, device_token=self.device_token)
             if player is None:
                 raise RoomError("not_joined", "Join the room first.")
-            get_game(room.game).act(room, player, message)
+            try:
+                get_game(room.game).act(room, player, message)
+            except RoomError as error:
+                # A refused move changes nothing of its own, but a deadline that had
+                # passed may have been applied on the way: keep that, then answer.
+                refused = error
+        if refused is not None:
+            raise refused
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.sent_version:
             await self.send_state()
 
     async def send_state(self, force: bool = False) -> None:
-        state = await database_sync_to_async(room_state)(slug=self.slug, uid=self.uid)
+        state = await database_sync_to_async(room_state)(
+            slug=self.slug, uid=self.uid, device_token=self.device_token
+        )
+        if self.device_token and state["you"] is None:
+            await self.send_error(
+                "link_revoked", "This link is no longer valid: open the new one from your seat."
+            )
+            await self.close(code=4403)
+            return
         if force or state["version"] > self.sent_version:
             self.sent_version = state["version"]
             await self.send(text_data=json.dumps(state, ensure_ascii=False, separators=(",", ":")))
@@ -158,6 +179,12 @@ def _shuffle(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_shuffle(slug=consumer.slug, uid=consumer.uid)
 
 
+def _device_link(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    services.room_device_link(
+        slug=consumer.slug, uid=consumer.uid, regenerate=message.get("regenerate") is True
+    )
+
+
 def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
 
@@ -167,4 +194,5 @@ LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
     "sit": _sit,
     "shuffle": _shuffle,
     "set_game": _set_game,
+    "device_link": _device_link,
 }

@@ -32,14 +32,17 @@ class Game(Protocol):
 
     def is_running(self, room: Room) -> bool: ...
 
-    def check_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
-        """Raise RoomError when the running game forbids this seat change."""
+    def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
+        """Raise RoomError when the running game forbids this change; else record what it must."""
 
     def view(self, room: Room, player: Player | None) -> dict[str, Any] | None:
         """The game as ``player`` may see it: the only path game state takes to a browser."""
 
     def act(self, room: Room, player: Player, payload: dict[str, Any]) -> None:
-        """Apply a move under the room's row lock; raise RoomError or the engine's error."""
+        """Apply a move under the room's row lock (held by the caller); raise RoomError."""
+
+    def expire_due(self, now: float) -> int:
+        """Apply every deadline that has passed (even with no browser open); count them."""
 
 
 _REGISTRY: dict[str, Game] = {}

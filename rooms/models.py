@@ -39,6 +39,10 @@ class Player(models.Model):
     # What other players and the game engines know this player by.
     public_id = models.CharField(max_length=12, default=_public_id, unique=True)
     name = models.CharField(max_length=24)
+    # The player's personal link for a second device (a spymaster's key on a phone,
+    # CN-S3): whoever holds it acts as this player in this room. 256 bits; regenerating
+    # it revokes the old link at once.
+    device_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     team = models.CharField(max_length=12, blank=True, default="")
     role = models.CharField(max_length=12, default=SPECTATOR)
     # Open sockets; with ``last_seen`` it tells connected from away, even after a

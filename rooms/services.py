@@ -137,7 +137,7 @@ def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
             and room.players.filter(team=team, role=role).exclude(pk=player.pk).exists()
         ):
             raise RoomError("seat_taken", "Someone already has that seat.")
-        game.check_seat_change(room, player, team, role)
+        game.before_seat_change(room, player, team, role)
         player.team, player.role = team, role
         player.save(update_fields=["team", "role"])
         bump(room)
@@ -241,3 +241,23 @@ def presence_heartbeat(*, slug: str, uid: str | None) -> None:
         player.save(update_fields=["last_seen", "connections"])
         if not was:
             bump(room)
+
+
+def room_device_link(*, slug: str, uid: str | None, regenerate: bool) -> None:
+    """Create the player's second-device link, or revoke it and issue a new one."""
+    with locked_room(slug) as room:
+        player = _player(room, uid)
+        if player.device_token and not regenerate:
+            return
+        player.device_token = secrets.token_urlsafe(32)
+        player.save(update_fields=["device_token"])
+        bump(room)
+
+
+def find_player(room: Room, *, uid: str | None = None, device_token: str | None = None) -> Player | None:
+    """The player a socket speaks for: by its session, or by a device link."""
+    if device_token:
+        return room.players.filter(device_token=device_token).first()
+    if uid:
+        return room.players.filter(uid=uid).first()
+    return None

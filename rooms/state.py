@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 from rooms.games import game_names, get_game
@@ -20,7 +21,20 @@ def _seating(game_name: str) -> dict[str, Any]:
     }
 
 
-def room_state(*, slug: str, uid: str | None) -> dict[str, Any]:
+def _you(room: Room, me: Player, *, device: bool) -> dict[str, Any]:
+    """The viewer's own seat; their device link is theirs alone to see."""
+    link = reverse("device", args=[room.slug, me.device_token]) if me.device_token else None
+    return {
+        "id": me.public_id,
+        "name": me.name,
+        "team": me.team,
+        "role": me.role,
+        "device": device,
+        "device_link": link,
+    }
+
+
+def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -> dict[str, Any]:
     """The room as the holder of ``uid`` may see it (``None``: a visitor who has not joined).
 
     Built field by field: the browser's session ``uid`` never leaves the server, and the
@@ -44,7 +58,11 @@ def room_state(*, slug: str, uid: str | None) -> dict[str, Any]:
             "play": None,
         }
     players = list(room.players.all())
-    me: Player | None = next((p for p in players if uid and p.uid == uid), None)
+    me: Player | None
+    if device_token:
+        me = next((p for p in players if p.device_token == device_token), None)
+    else:
+        me = next((p for p in players if uid and p.uid == uid), None)
     now = timezone.now()
     game = get_game(room.game)
     return {
@@ -65,9 +83,7 @@ def room_state(*, slug: str, uid: str | None) -> dict[str, Any]:
             }
             for p in players
         ],
-        "you": None
-        if me is None
-        else {"id": me.public_id, "name": me.name, "team": me.team, "role": me.role},
+        "you": None if me is None else _you(room, me, device=bool(device_token)),
         "settings": room.settings,
         "scoreboard": room.scoreboard,
         "play": game.view(room, me),

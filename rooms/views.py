@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -55,8 +56,42 @@ def room(request: HttpRequest, slug: str) -> HttpResponse:
     return _room_page(request, slug)
 
 
-def _room_page(request: HttpRequest, slug: str, error: str = "", status: int = 200) -> HttpResponse:
+@require_GET
+def device(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """A player's second screen (a spymaster's key on a phone, CN-S3), opened by its link."""
+    if not is_valid_slug(slug):
+        raise Http404("no such room")
+    state = room_state(slug=slug, uid=None, device_token=token)
+    if state["you"] is None:
+        raise Http404("no such link")
+    return _room_page(request, slug, state=state, device_token=token)
+
+
+@require_GET
+def device_qr(request: HttpRequest, slug: str) -> HttpResponse:
+    """The QR code of the asking player's own device link (never anyone else's)."""
     state = room_state(slug=slug, uid=request.session.get("uid"))
+    link = state["you"] and state["you"]["device_link"]
+    if not link:
+        raise Http404("no device link")
+    svg = segno.make(request.build_absolute_uri(link), error="m").svg_inline(
+        scale=4, dark="#1f2430", light="#fff"
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _room_page(
+    request: HttpRequest,
+    slug: str,
+    error: str = "",
+    status: int = 200,
+    state: dict[str, Any] | None = None,
+    device_token: str = "",
+) -> HttpResponse:
+    if state is None:
+        state = room_state(slug=slug, uid=request.session.get("uid"))
     link = request.build_absolute_uri(reverse("room", args=[slug]))
     chosen_game = request.GET.get("game", "")
     context = {
@@ -70,6 +105,7 @@ def _room_page(request: HttpRequest, slug: str, error: str = "", status: int = 2
         "game_title": get_game(state["game"]).title,
         "games": [get_game(name) for name in game_names()],
         "error": error,
+        "device_token": device_token,
     }
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.

@@ -110,8 +110,10 @@ class Client:
         headers = [(b"origin", origin)]
         if session_key:
             headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+        self.slug = slug
         self.comm = WebsocketCommunicator(application, f"/ws/r/{slug}/", headers=headers)
         self.frames: list[str] = []
+        self.last_state: dict[str, Any] | None = None
 
     async def connect(self) -> dict[str, Any]:
         connected, _ = await self.comm.connect(timeout=5)
@@ -129,7 +131,10 @@ class Client:
 
         text = await self.comm.receive_from(timeout=timeout)
         self.frames.append(text)
-        return json.loads(text)
+        message: dict[str, Any] = json.loads(text)
+        if message.get("type") == "state":
+            self.last_state = message
+        return message
 
     async def receive_type(self, kind: str, timeout: float = 5) -> dict[str, Any]:
         while True:
@@ -143,6 +148,12 @@ class Client:
             message = await self.receive_type("state", timeout)
             if predicate(message):
                 return message
+
+    async def eventually(self, predicate: Any, timeout: float = 5) -> dict[str, Any]:
+        """The latest state if it already satisfies ``predicate``, else the next one that does."""
+        if self.last_state is not None and predicate(self.last_state):
+            return self.last_state
+        return await self.state_where(predicate, timeout)
 
     async def nothing_pending(self) -> bool:
         return await self.comm.receive_nothing(timeout=0.2)
@@ -201,6 +212,7 @@ class DaphneServer:
             "DJANGO_SETTINGS_MODULE": "config.settings_test",
             "DATABASE_URL": _database_url(),
             "REDIS_URL": redis_url,
+            "GAME_CLOCK": "1",
             **(extra_env or {}),
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

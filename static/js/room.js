@@ -10,6 +10,8 @@ const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), pla
 
 const root = document.getElementById("room");
 const slug = root.dataset.slug;
+// A second device (a spymaster's phone) speaks through its personal link, not a session.
+const deviceToken = root.dataset.device || null;
 let state = JSON.parse(document.getElementById("room-state").textContent);
 
 // ---- socket with reconnect and backoff -------------------------------------------------
@@ -26,7 +28,8 @@ function setConn(kind) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/r/${slug}/`);
+  const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/` : `/ws/r/${slug}/`;
+  socket = new WebSocket(`${scheme}://${location.host}${path}`);
   setConn("connecting");
   socket.addEventListener("open", () => {
     retry = 0;
@@ -35,8 +38,13 @@ function connect() {
     pingTimer = setInterval(() => send({ action: "ping", version: state.version }), 25000);
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     clearInterval(pingTimer);
+    if (event.code === 4403) {
+      setConn("closed");
+      connEl.textContent = _("link revoked");
+      return;
+    }
     setConn("closed");
     // Exponential backoff with jitter, so a restarted server is not stampeded.
     const delay = Math.min(10000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
@@ -89,6 +97,7 @@ function seatButton(team, role, taken) {
 
 function renderSeats() {
   const seats = document.getElementById("seats");
+  if (!seats) return;
   const { teams, roles, single_roles: single } = state.seating;
   seats.replaceChildren(...teams.map((team) => {
     const members = state.players.filter((p) => p.team === team);
@@ -130,10 +139,12 @@ function render(previous) {
 }
 
 // ---- controls --------------------------------------------------------------------------
-document.getElementById("game-select").addEventListener("change", (event) => {
-  send({ action: "set_game", game: event.target.value });
-});
-document.getElementById("shuffle").addEventListener("click", () => send({ action: "shuffle" }));
+const on = (id, kind, handler) => {
+  const el = document.getElementById(id);
+  if (el) el.addEventListener(kind, handler);
+};
+on("game-select", "change", (event) => send({ action: "set_game", game: event.target.value }));
+on("shuffle", "click", () => send({ action: "shuffle" }));
 const renameForm = document.getElementById("rename");
 if (renameForm) {
   renameForm.addEventListener("submit", (event) => {
@@ -141,7 +152,7 @@ if (renameForm) {
     send({ action: "rename", name: document.getElementById("rename-input").value });
   });
 }
-document.getElementById("copy-link").addEventListener("click", async (event) => {
+on("copy-link", "click", async (event) => {
   const input = document.getElementById("share-link");
   try {
     await navigator.clipboard.writeText(input.value);
