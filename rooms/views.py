@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -74,10 +75,11 @@ def device_qr(request: HttpRequest, slug: str) -> HttpResponse:
     link = state["you"] and state["you"]["device_link"]
     if not link:
         raise Http404("no device link")
-    svg = segno.make(request.build_absolute_uri(link), error="m").svg_inline(
-        scale=4, dark="#1f2430", light="#fff"
+    buffer = io.BytesIO()
+    segno.make(request.build_absolute_uri(link), error="m").save(
+        buffer, kind="svg", scale=4, dark="#1f2430", light="#fff", xmldecl=False
     )
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "no-store"
     return response
 

@@ -105,6 +105,9 @@ function beep() {
 function card(cardState, play, seat, names, send) {
   const identity = cardState.identity;
   const classes = ["card"];
+  // Long words get a smaller face so they fit a phone's column without breaking.
+  if (cardState.word.length >= 11) classes.push("longer");
+  else if (cardState.word.length >= 9) classes.push("long");
   if (identity) classes.push(`id-${identity}`);
   if (cardState.covered) classes.push("covered");
   else if (identity) classes.push("keyed");
@@ -213,7 +216,7 @@ function actions(play, seat, send) {
 
 function clueLog(play) {
   if (!play.log.length) return h("p", { class: "muted", text: _("No clues yet.") });
-  return h("ol", { class: "clue-log" }, play.log.map((entry) => h("li", { class: `team-${entry.team}` },
+  return h("ol", { class: "clue-log" }, play.log.map((entry) => h("li", { class: `clue-${entry.team}` },
     h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[entry.team] }),
     h("span", { class: "visually-hidden", text: TEAM[entry.team] }),
     h("strong", { text: entry.word }), " ", h("span", { class: "num", text: numberText(entry.number) }),
@@ -289,17 +292,18 @@ export function render(container, state, ctx) {
   container.dataset.role = seat.role;
   if (!play) {
     clearInterval(countdownTimer);
-    container.replaceChildren(h("h2", { text: _("Codenames") }), scoreboard(state), lobbyPanel(state, ctx.send));
+    container.replaceChildren(...[h("h2", { text: _("Codenames") }), scoreboard(state), lobbyPanel(state, ctx.send)].filter(Boolean));
     return;
   }
   announceChanges(play, ctx);
   const over = play.phase === "over";
   const remaining = h("p", { class: "remaining" },
     ["red", "blue"].map((team) =>
-      h("span", { class: `left team-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: `,
+      h("span", { class: `left left-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: `,
         h("strong", { text: String(play.remaining[team]) }), ` ${_("left")}`)));
   const clue = play.clue && !over
-    ? h("p", { class: `current-clue team-${play.clue.team}` }, h("span", { class: "label", text: _("Clue") }),
+    ? h("p", { class: `current-clue clue-${play.clue.team}` }, h("span", { class: "label", text: _("Clue") }),
+      h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[play.clue.team] }),
       h("strong", { class: "clue-word", text: play.clue.word }), h("span", { class: "clue-number", text: numberText(play.clue.number) }))
     : null;
   const status = h("div", { class: `status turn-${play.team}${over ? " over" : ""}`, role: "status" },
@@ -319,13 +323,14 @@ export function render(container, state, ctx) {
     h("button", { type: "button", class: "danger", onclick: () => {
       if (confirm(_("Abandon this game and deal a new one?"))) ctx.send({ action: "start_game", confirm: true });
     } }, _("Abandon and deal again"))) : null;
-  container.replaceChildren(
+  container.replaceChildren(...[
     h("div", { class: "game-head" }, h("h2", { text: interpolate(_("Codenames · game %(n)s"), { n: play.number }) }), remaining),
     status, clue, board, bar, endPanel,
     h("section", { class: "log" }, h("h3", { text: _("Clues") }), clueLog(play)),
     deviceLink(state, ctx.send), abandon,
     h("label", { class: "sound" }, h("input", { type: "checkbox", checked: localStorage.getItem("sound") === "on" ? true : null,
-      onchange: (e) => localStorage.setItem("sound", e.target.checked ? "on" : "off") }), " ", _("Sound when it is my turn")));
+      onchange: (e) => localStorage.setItem("sound", e.target.checked ? "on" : "off") }), " ", _("Sound when it is my turn")),
+  ].filter(Boolean));
   const focusWord = document.getElementById("clue-word");
   if (focusWord && document.activeElement === document.body) focusWord.focus();
 }

@@ -133,7 +133,23 @@ function render(previous) {
     play.replaceChildren();
     gameModule = module;
   }
-  if (module) module.render(play, state, { send, previous, toast, announce });
+  if (module) {
+    // Each push redraws the game: keep what the player was doing (focus, caret, open
+    // panels) so typing a clue is never interrupted by someone else's move.
+    const active = document.activeElement;
+    const focusId = active && play.contains(active) ? active.id : null;
+    const caret = focusId && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+    const open = [...play.querySelectorAll("details[open]")].map((d) => d.className);
+    module.render(play, state, { send, previous, toast, announce });
+    for (const details of play.querySelectorAll("details")) {
+      if (open.includes(details.className)) details.open = true;
+    }
+    const again = focusId && document.getElementById(focusId);
+    if (again) {
+      again.focus();
+      if (caret && again.setSelectionRange) again.setSelectionRange(caret[0], caret[1]);
+    }
+  }
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
 }

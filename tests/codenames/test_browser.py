@@ -1,0 +1,112 @@
+"""A whole Codenames game in real browsers: two spymasters, two operatives, a key phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from codenames.models import CodenamesGame
+from tests.codenames.table import key_leaks
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _capture(page: Any) -> list[str]:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
+
+def _join(page: Any, url: str, name: str, team: str, role: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("#conn[data-state='open']")
+    page.click(f"[data-team='{team}'] [data-role='{role}'] button.sit")
+    page.wait_for_selector(f"[data-team='{team}'] [data-role='{role}'] .person.me")
+
+
+def _saved(slug: str) -> dict[str, Any]:
+    return CodenamesGame.objects.filter(room__slug=slug).order_by("-number").first().state  # type: ignore[union-attr]
+
+
+def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+    slug = "browser-codenames"
+    url = f"{daphne_server.url}/r/{slug}/"
+    pages = {
+        "rosa": browser.new_context().new_page(),
+        "rui": browser.new_context(**PHONE).new_page(),
+        "bea": browser.new_context().new_page(),
+        "bo": browser.new_context(**PHONE).new_page(),
+        "tv": browser.new_context(viewport={"width": 1280, "height": 800}).new_page(),
+    }
+    frames = {name: _capture(page) for name, page in pages.items()}
+    _join(pages["rosa"], url, "Rosa", "red", "spymaster")
+    _join(pages["rui"], url, "Rui", "red", "operative")
+    _join(pages["bea"], url, "Bea", "blue", "spymaster")
+    _join(pages["bo"], url, "Bo", "blue", "operative")
+    pages["tv"].goto(url)  # a table view: a visitor who never joins
+
+    pages["rui"].click("#deal")
+    for page in pages.values():
+        page.wait_for_selector(".board .card >> nth=24")
+
+    # Rosa opens the key on her phone from the QR link on her screen (CN-S3).
+    pages["rosa"].click("#make-device-link")
+    pages["rosa"].wait_for_selector(".device-link summary")
+    pages["rosa"].click(".device-link summary")
+    pages["rosa"].wait_for_selector("#device-link-url")
+    link = pages["rosa"].input_value("#device-link-url")
+    phone = browser.new_context(**PHONE).new_page()
+    frames["phone"] = _capture(phone)
+    phone.goto(link)
+    phone.wait_for_selector(".board .card.keyed >> nth=0")
+    assert phone.locator("#lobby").count() == 0
+
+    operatives = {"red": pages["rui"], "blue": pages["bo"]}
+    spymasters = {"red": phone, "blue": pages["bea"]}  # red's clues come from Rosa's phone
+    shots_taken = False
+    for turn in range(40):
+        state = _saved(slug)
+        if state["winner"]:
+            break
+        team = state["team"]
+        clue_page = spymasters[team]
+        clue_page.wait_for_selector("#clue-word")
+        clue_page.fill("#clue-word", f"zq{turn}")
+        clue_page.select_option("#clue-number", "2")
+        clue_page.click("#clue-send")
+        operative = operatives[team]
+        operative.wait_for_selector("#end-turn")
+        if not shots_taken:
+            pages["rosa"].screenshot(path=f"{shots_dir}/codenames-spymaster.png", full_page=True)
+            operative.screenshot(path=f"{shots_dir}/codenames-operative-phone.png", full_page=True)
+            phone.screenshot(path=f"{shots_dir}/codenames-key-phone.png", full_page=True)
+            pages["tv"].screenshot(path=f"{shots_dir}/codenames-table.png", full_page=True)
+            shots_taken = True
+        state = _saved(slug)
+        own = [i for i, who in enumerate(state["key"]) if who == team and state["covered_by"][i] is None]
+        for position in own[:3]:
+            if _saved(slug)["phase"] != "guess":
+                break
+            card = operative.locator(f".card[data-position='{position}']")
+            card.click()  # propose
+            operative.wait_for_selector(f".card.mine[data-position='{position}']")
+            card.click()  # confirm
+            operative.wait_for_selector(f".card.covered[data-position='{position}']")
+        state = _saved(slug)
+        if state["phase"] == "guess" and not state["winner"]:
+            operative.click("#end-turn")
+            operative.wait_for_selector("#end-turn", state="detached")
+    state = _saved(slug)
+    assert state["winner"] in {"red", "blue"}
+    for page in pages.values():
+        page.wait_for_selector("#next-game")
+    pages["tv"].screenshot(path=f"{shots_dir}/codenames-over.png", full_page=True)
+    # CN-S1 on the raw frames each browser received; the spymasters' are the control.
+    for name in ("rui", "bo", "tv"):
+        assert frames[name] and key_leaks(frames[name]) == [], name
+    assert key_leaks(frames["bea"]) and key_leaks(frames["phone"])
