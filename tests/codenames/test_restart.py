@@ -1,0 +1,120 @@
+"""A restart loses nothing: every screen comes back the same, and deadlines still fire."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from codenames.models import CodenamesGame
+from rooms import clock
+from rooms.models import Room
+from tests.codenames.test_concurrency import _act, _state, _table
+from tests.conftest import DaphneServer, make_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _first_state(stack: ExitStack, server: DaphneServer, slug: str, uid: str) -> dict[str, Any]:
+    ws = stack.enter_context(
+        connect(
+            f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers={"Cookie": f"sessionid={make_session(uid)}"},
+            open_timeout=10,
+        )
+    )
+    message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+    return message
+
+
+def _mid_turn(slug: str) -> dict[str, Any]:
+    _table(slug)
+    _act(slug, "rosa", {"action": "start_game"})
+    state = _state(slug)
+    team = state["team"]
+    spymaster, operative = ("rosa", "rui") if team == "red" else ("bea", "bo")
+    _act(slug, spymaster, {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 2})
+    state = _state(slug)
+    own = [i for i, who in enumerate(state["key"]) if who == team]
+    _act(slug, operative, {"action": "confirm", "turn": state["turn"], "position": own[0]})
+    _act(slug, operative, {"action": "propose", "turn": state["turn"], "position": own[1]})
+    return _state(slug)
+
+
+def test_restart_mid_turn_restores_every_screen(redis_url: str) -> None:
+    slug = "restart-screens"
+    _mid_turn(slug)
+    uids = {name: f"{slug}-{name}" for name in ("rosa", "rui", "bo")}
+    server = DaphneServer(redis_url).start()
+    with ExitStack() as stack:
+        before = {name: _first_state(stack, server, slug, uid) for name, uid in uids.items()}
+    server.stop()
+    server = DaphneServer(redis_url).start()
+    with ExitStack() as stack:
+        after = {name: _first_state(stack, server, slug, uid) for name, uid in uids.items()}
+    server.stop()
+    for name in uids:
+        assert after[name]["play"] == before[name]["play"], name
+        assert after[name]["version"] >= before[name]["version"]
+    assert before["rui"]["play"]["proposals"] and before["rui"]["play"]["guesses_made"] == 1
+
+
+def _with_timer(slug: str) -> None:
+    _table(slug)
+    Room.objects.filter(slug=slug).update(
+        settings={"codenames": {"timer": True, "clue_seconds": 120, "guess_seconds": 60}}
+    )
+
+
+def test_cn24_guessing_timeout_ends_the_turn_with_no_browser_open() -> None:
+    slug = "timer-sweep"
+    _with_timer(slug)
+    _act(slug, "rosa", {"action": "start_game"})
+    state = _state(slug)
+    team = state["team"]
+    spymaster, operative = ("rosa", "rui") if team == "red" else ("bea", "bo")
+    _act(slug, spymaster, {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 3})
+    state = _state(slug)
+    assert state["deadline"] is not None
+    own = [i for i, who in enumerate(state["key"]) if who == team]
+    _act(slug, operative, {"action": "confirm", "turn": state["turn"], "position": own[0]})
+    deadline = _state(slug)["deadline"]
+    assert clock.sweep(now=deadline - 1) == 0
+    assert _state(slug)["team"] == team
+    assert clock.sweep(now=deadline + 1) == 1
+    assert _state(slug)["team"] != team
+
+
+def test_cn24_timer_survives_restart(redis_url: str) -> None:
+    """A deadline that passed while no server ran is applied by the next server's clock."""
+    slug = "timer-restart"
+    _with_timer(slug)
+    _act(slug, "rosa", {"action": "start_game"})
+    state = _state(slug)
+    team = state["team"]
+    spymaster, operative = ("rosa", "rui") if team == "red" else ("bea", "bo")
+    _act(slug, spymaster, {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 3})
+    state = _state(slug)
+    own = [i for i, who in enumerate(state["key"]) if who == team]
+    _act(slug, operative, {"action": "confirm", "turn": state["turn"], "position": own[0]})
+    # The server was down when the guessing time ran out: move the saved deadline back.
+    game = CodenamesGame.objects.get(room__slug=slug)
+    past = time.time() - 5
+    game.state = {**game.state, "deadline": past}
+    game.deadline = datetime.fromtimestamp(past, tz=UTC)
+    game.save()
+    server = DaphneServer(redis_url).start()
+    try:
+        for _ in range(200):  # the clock ticks every second; poll the database up to ~20 s
+            if _state(slug)["team"] != team:
+                break
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    assert _state(slug)["team"] != team
