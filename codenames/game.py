@@ -66,6 +66,10 @@ class CodenamesGame:
             if not player.is_seated:
                 raise RoomError("not_seated", "Take a seat to deal a game.")
             services.game_start(room=room, player=player, mode=mode, confirm=_flag(fields, "confirm"))
+        elif action == "house_rules":
+            if not player.is_seated:
+                raise RoomError("not_seated", "Take a seat to change the house rules.")
+            services.set_house_rules(room=room, options={k: v for k, v in fields.items() if k != "action"})
         elif action == "rotate_spymasters":
             services.rotate_spymasters(room=room)
         elif action in ACTION_NAMES:

@@ -177,6 +177,41 @@ def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:
     room.save(update_fields=["scoreboard"])
 
 
+TIMER_RANGE = (30, 300)
+NOTES_MAX = 500
+
+
+def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
+    """Record the room's house rules (CN-25..CN-29); they apply from the next deal."""
+    unknown = set(options) - {"multi_word_clues", "timer", "clue_seconds", "guess_seconds", "notes"}
+    if unknown:
+        raise RoomError("bad_rules", "Unknown house rule.", names=sorted(str(n)[:40] for n in unknown))
+    current = dict(room.settings.get("codenames", {}))
+    for name in ("multi_word_clues", "timer"):
+        if name in options:
+            if not isinstance(options[name], bool):
+                raise RoomError("bad_rules", f"'{name}' must be true or false.")
+            current[name] = options[name]
+    for name in ("clue_seconds", "guess_seconds"):
+        if name in options:
+            value = options[name]
+            low, high = TIMER_RANGE
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RoomError("bad_rules", f"Timers run from {low} to {high} seconds.", low=low, high=high)
+            current[name] = value
+    if "notes" in options:
+        notes = options["notes"]
+        if not isinstance(notes, str) or len(notes) > NOTES_MAX:
+            raise RoomError("bad_rules", f"House notes are at most {NOTES_MAX} characters.", limit=NOTES_MAX)
+        # Keep line breaks; drop other control characters that could garble the panel.
+        current["notes"] = "".join(ch for ch in notes if ch in "\n\t" or ch.isprintable()).strip()
+    current.setdefault("clue_seconds", 120)
+    current.setdefault("guess_seconds", 90)
+    room.settings = {**room.settings, "codenames": current}
+    room.save(update_fields=["settings"])
+    bump(room)
+
+
 def rotate_spymasters(*, room: Room) -> None:
     """CN-19: between games, each team's next operative (in joining order) leads."""
     game = current_game(room)

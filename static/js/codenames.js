@@ -64,7 +64,10 @@ function statusText(play, seat, names) {
     return interpolate(_("%(team)s wins: %(why)s."), { team: TEAM[play.winner], why });
   }
   const team = TEAM[play.team];
-  if (play.phase === "opponent") return _("The opponent's turn: the spymaster covers one of its agents.");
+  if (play.phase === "opponent") {
+    return coopSpymaster(play, seat) ? _("The opponent's turn: you choose which of its agents it covers.")
+      : _("The opponent's turn: your spymaster chooses which of its agents it covers.");
+  }
   if (play.phase === "clue") {
     const mine = seat.role === "spymaster" && seat.team === play.team;
     if (play.penalty_owed === seat.team && seat.role === "spymaster" && mine) {
@@ -72,7 +75,12 @@ function statusText(play, seat, names) {
     }
     return mine ? _("Your turn: give a clue.") : interpolate(_("%(team)s spymaster is thinking of a clue."), { team });
   }
-  const who = canGuess(play, seat) ? _("Your team is guessing") : interpolate(_("%(team)s operatives are guessing"), { team });
+  let who;
+  if (canGuess(play, seat)) {
+    who = play.mode === "three" ? interpolate(_("You are guessing for %(team)s"), { team }) : _("Your team is guessing");
+  } else {
+    who = interpolate(_("%(team)s operatives are guessing"), { team });
+  }
   return `${who}: ${guessesText(play)}.`;
 }
 
@@ -80,10 +88,14 @@ function numberText(n) {
   return n === null ? "∞" : String(n);
 }
 
+function coopSpymaster(play, seat) {
+  return play.mode === "coop" && seat.role === "spymaster" && seat.team === play.rules.coop_team;
+}
+
 function myTurnToAct(play, seat) {
   if (!play || play.phase === "over") return false;
   if (play.phase === "clue") return seat.role === "spymaster" && seat.team === play.team;
-  if (play.phase === "opponent") return seat.role === "spymaster" && seat.team === play.team;
+  if (play.phase === "opponent") return coopSpymaster(play, seat);
   return canGuess(play, seat);
 }
 
@@ -106,8 +118,10 @@ function card(cardState, play, seat, names, send) {
   const identity = cardState.identity;
   const classes = ["card"];
   // Long words get a smaller face so they fit a phone's column without breaking.
-  if (cardState.word.length >= 11) classes.push("longer");
-  else if (cardState.word.length >= 9) classes.push("long");
+  const length = [...cardState.word].length;
+  if (length >= 11) classes.push("longest");
+  else if (length >= 9) classes.push("longer");
+  else if (length >= 7) classes.push("long");
   if (identity) classes.push(`id-${identity}`);
   if (cardState.covered) classes.push("covered");
   else if (identity) classes.push("keyed");
@@ -131,7 +145,7 @@ function card(cardState, play, seat, names, send) {
           send({ action: "penalty_cover", turn: play.turn, position: cardState.position });
         }
       };
-    } else if (play.phase === "opponent" && seat.role === "spymaster" && seat.team === play.team
+    } else if (play.phase === "opponent" && coopSpymaster(play, seat)
       && identity && identity !== seat.team && identity !== "bystander" && identity !== "assassin") {
       onclick = () => send({ action: "opponent_cover", turn: play.turn, position: cardState.position });
     }
@@ -205,8 +219,8 @@ function actions(play, seat, send) {
       if (confirm(_("Reject this clue as invalid? Their turn ends at once."))) send({ action: "reject_clue", turn: play.turn });
     } }, _("Reject clue")));
   }
-  if (play.phase === "opponent" && seat.role === "spymaster" && seat.team === play.team) {
-    bar.push(h("p", { class: "instruction", text: _("Pick one of the opponent's agents to cover.") }));
+  if (play.phase === "opponent" && coopSpymaster(play, seat)) {
+    bar.push(h("p", { class: "instruction", text: _("The opponent's turn: tap one of the opponent's agents to cover it.") }));
   }
   if (play.phase === "clue" && play.penalty_owed === seat.team && seat.role === "spymaster" && seat.team === play.team) {
     bar.push(h("p", { class: "instruction", text: _("Penalty: you may tap one of your agents to cover it before your clue.") }));
@@ -257,6 +271,50 @@ function deviceLink(state, send) {
     } }, _("New link (revoke the old one)")));
 }
 
+function houseRules(state, send) {
+  const rules = (state.settings && state.settings.codenames) || {};
+  const seated = state.you && state.you.role !== "spectator" && !state.you.device;
+  const summary = [
+    rules.multi_word_clues ? _("Multi-word clues allowed") : _("One-word clues"),
+    rules.timer ? interpolate(_("Timer: %(clue)s s for clues, %(guess)s s for guessing"), { clue: rules.clue_seconds, guess: rules.guess_seconds })
+      : _("No timer"),
+  ].join(" · ");
+  const body = [h("p", { class: "rules-summary", text: summary })];
+  if (rules.notes) body.push(h("p", { class: "house-notes", text: rules.notes }));
+  if (seated) {
+    const multi = h("input", { type: "checkbox", id: "hr-multi", checked: rules.multi_word_clues ? true : null });
+    const timer = h("input", { type: "checkbox", id: "hr-timer", checked: rules.timer ? true : null });
+    const clue = h("input", { type: "number", id: "hr-clue", min: 30, max: 300, step: 10, value: rules.clue_seconds || 120 });
+    const guess = h("input", { type: "number", id: "hr-guess", min: 30, max: 300, step: 10, value: rules.guess_seconds || 90 });
+    const notes = h("textarea", { id: "hr-notes", maxlength: 500, rows: 2,
+      placeholder: _("Your group's calls on acronyms, rhymes, homonyms…") });
+    notes.value = rules.notes || "";
+    body.push(h("form", { class: "house-form", onsubmit: (event) => {
+      event.preventDefault();
+      send({ action: "house_rules", multi_word_clues: multi.checked, timer: timer.checked,
+        clue_seconds: Number(clue.value), guess_seconds: Number(guess.value), notes: notes.value });
+    } },
+    h("label", { class: "check" }, multi, " ", _("Allow clues of several words (New York)")),
+    h("label", { class: "check" }, timer, " ", _("Sand timer")),
+    h("div", { class: "row timers" },
+      h("label", {}, _("Clue (s)"), clue), h("label", {}, _("Guessing (s)"), guess)),
+    h("label", { for: "hr-notes" }, _("House notes")), notes,
+    h("p", { class: "hint", text: _("Changes apply from the next deal.") }),
+    h("button", { type: "submit", id: "hr-save" }, _("Save house rules"))));
+  }
+  return h("details", { class: "house-rules" }, h("summary", { text: _("House rules") }), body);
+}
+
+function seatedMode(state) {
+  const seated = state.players.filter((p) => p.role !== "spectator");
+  const spymasters = seated.filter((p) => p.role === "spymaster");
+  const operatives = seated.filter((p) => p.role === "operative");
+  const teams = new Set(seated.map((p) => p.team));
+  if (spymasters.length === 2 && operatives.length === 1) return "three";
+  if (spymasters.length === 1 && operatives.length >= 1 && teams.size === 1) return "coop";
+  return "standard";
+}
+
 function lobbyPanel(state, send) {
   const seated = state.players.filter((p) => p.role !== "spectator");
   const spymasters = seated.filter((p) => p.role === "spymaster");
@@ -267,11 +325,13 @@ function lobbyPanel(state, send) {
   else if (spymasters.length === 1 && operatives.length >= 1 && teams.size === 1) hint = _("Co-operative: your team against the clock of a simulated opponent.");
   else if (seated.length < 4) hint = _("Four or more players play in two teams. With two or three, seat one team (co-operative) or two spymasters and one operative.");
   else hint = _("Each team needs a spymaster and at least one operative.");
+  const label = { three: _("Deal a three-player game"), coop: _("Deal a co-operative game"), standard: _("Deal a new game") }[seatedMode(state)];
   return h("div", { class: "deal" },
     h("p", { class: "hint", text: hint }),
     state.you && state.you.role !== "spectator"
-      ? h("button", { type: "button", class: "primary", id: "deal", onclick: () => send({ action: "start_game" }) }, _("Deal a new game"))
-      : h("p", { class: "muted", text: _("Take a seat to deal a game.") }));
+      ? h("button", { type: "button", class: "primary", id: "deal", onclick: () => send({ action: "start_game" }) }, label)
+      : h("p", { class: "muted", text: _("Take a seat to deal a game.") }),
+    houseRules(state, send));
 }
 
 function scoreboard(state) {
@@ -327,7 +387,7 @@ export function render(container, state, ctx) {
     h("div", { class: "game-head" }, h("h2", { text: interpolate(_("Codenames · game %(n)s"), { n: play.number }) }), remaining),
     status, clue, board, bar, endPanel,
     h("section", { class: "log" }, h("h3", { text: _("Clues") }), clueLog(play)),
-    deviceLink(state, ctx.send), abandon,
+    deviceLink(state, ctx.send), houseRules(state, ctx.send), abandon,
     h("label", { class: "sound" }, h("input", { type: "checkbox", checked: localStorage.getItem("sound") === "on" ? true : null,
       onchange: (e) => localStorage.setItem("sound", e.target.checked ? "on" : "off") }), " ", _("Sound when it is my turn")),
   ].filter(Boolean));

@@ -110,3 +110,40 @@ def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser:
     for name in ("rui", "bo", "tv"):
         assert frames[name] and key_leaks(frames[name]) == [], name
     assert key_leaks(frames["bea"]) and key_leaks(frames["phone"])
+
+
+def test_cn30_cooperative_game_in_browsers_to_a_scored_win(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+    slug = "browser-coop"
+    url = f"{daphne_server.url}/r/{slug}/"
+    spy, op = browser.new_context().new_page(), browser.new_context(**PHONE).new_page()
+    _join(spy, url, "Sol", "red", "spymaster")
+    _join(op, url, "Oli", "red", "operative")
+    op.wait_for_selector("#deal:has-text('co-operative')")
+    op.click("#deal")
+    for turn, count in enumerate((3, 9)):
+        spy.wait_for_selector("#clue-word")
+        spy.fill("#clue-word", f"zq{turn}")
+        spy.select_option("#clue-number", str(min(count, 9)))
+        spy.click("#clue-send")
+        op.wait_for_selector("#end-turn")
+        state = _saved(slug)
+        own = [i for i, who in enumerate(state["key"]) if who == "red" and state["covered_by"][i] is None]
+        for position in own[:count]:
+            op.click(f".card[data-position='{position}']")
+            op.wait_for_selector(f".card.mine[data-position='{position}']")
+            op.click(f".card[data-position='{position}']")
+            op.wait_for_selector(f".card.covered[data-position='{position}']")
+        if _saved(slug)["winner"]:
+            break
+        op.click("#end-turn")
+        # CN-31: the spymaster picks the opponent's cover on their own screen.
+        spy.wait_for_selector(".instruction")
+        state = _saved(slug)
+        blue = next(i for i, who in enumerate(state["key"]) if who == "blue" and state["covered_by"][i] is None)
+        spy.screenshot(path=f"{shots_dir}/codenames-coop-opponent.png", full_page=True)
+        spy.click(f".card[data-position='{blue}']")
+        spy.wait_for_selector(f".card.covered[data-position='{blue}']")
+    op.wait_for_selector("#next-game")
+    status = op.text_content(".status-text") or ""
+    assert "Score 7" in status and "Mission impossible." in status
+    op.screenshot(path=f"{shots_dir}/codenames-coop-win.png", full_page=True)
