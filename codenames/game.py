@@ -16,7 +16,7 @@ from rooms.models import Player, Room
 def _flag(message: dict[str, Any], name: str) -> bool:
     value = message.get(name, False)
     if not isinstance(value, bool):
-        raise RoomError("bad_action", f"'{name}' must be true or false.")
+        raise RoomError("bad_action", _("'%(name)s' must be true or false."), name=name)
     return value
 
 
@@ -40,7 +40,7 @@ class CodenamesGame:
         if role == "operative" and player.public_id in game.key_seen_by:
             raise RoomError(
                 "key_seen",
-                "You have seen the key in this game: you can be an operative again in the next one.",
+                _("You have seen the key in this game: you can be an operative again in the next one."),
             )
         if role == "spymaster" and player.public_id not in game.key_seen_by:
             game.key_seen_by = [*game.key_seen_by, player.public_id]
@@ -62,20 +62,20 @@ class CodenamesGame:
         if action == "start_game":
             mode = fields.get("mode")
             if mode is not None and not isinstance(mode, str):
-                raise RoomError("bad_mode", "There is no such game mode.")
+                raise RoomError("bad_mode", _("There is no such game mode."))
             if not player.is_seated:
-                raise RoomError("not_seated", "Take a seat to deal a game.")
+                raise RoomError("not_seated", _("Take a seat to deal a game."))
             services.game_start(room=room, player=player, mode=mode, confirm=_flag(fields, "confirm"))
         elif action == "house_rules":
             if not player.is_seated:
-                raise RoomError("not_seated", "Take a seat to change the house rules.")
+                raise RoomError("not_seated", _("Take a seat to change the house rules."))
             services.set_house_rules(room=room, options={k: v for k, v in fields.items() if k != "action"})
         elif action == "rotate_spymasters":
             services.rotate_spymasters(room=room)
         elif action in ACTION_NAMES:
             services.game_act(room=room, player=player, message=fields)
         else:
-            raise RoomError("unknown_action", f"Unknown action: {str(action)[:40]}")
+            raise RoomError("unknown_action", _("Unknown action: %(action)s"), action=str(action)[:40])
 
     def expire_due(self, now: float) -> int:
         return services.expire_due(now)

@@ -10,13 +10,17 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from codenames import engine
+from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
@@ -25,6 +29,15 @@ from rooms.words import fresh_words, load_pack
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
 BOARD_SIZE = 25
+
+
+@contextmanager
+def rule_errors() -> Iterator[None]:
+    """The engine's refusals as room errors, in words the players' language will carry."""
+    try:
+        yield
+    except engine.RuleError as error:
+        raise RoomError(error.code, ENGINE_MESSAGES.get(error.code, error.message), **error.params) from None
 
 
 def current_game(room: Room, *, lock: bool = False) -> CodenamesGame | None:
@@ -75,18 +88,20 @@ def check_seats(players: list[Player], mode: engine.Mode) -> engine.Team | None:
         for team in by_team:
             if len(spymasters[team]) != 1 or not operatives[team]:
                 raise RoomError(
-                    "seats_incomplete", "Each team needs a spymaster and at least one operative.", team=team
+                    "seats_incomplete",
+                    _("Each team needs a spymaster and at least one operative."),
+                    team=team,
                 )
         return None
     if mode is engine.Mode.THREE:
         if any(len(spymasters[t]) != 1 for t in by_team) or sum(len(o) for o in operatives.values()) != 1:
-            raise RoomError("seats_incomplete", "Three players: one spymaster per team and one operative.")
+            raise RoomError("seats_incomplete", _("Three players: one spymaster per team and one operative."))
         return None
     playing = [team for team, members in by_team.items() if members]
     if len(playing) != 1 or len(spymasters[playing[0]]) != 1 or not operatives[playing[0]]:
         raise RoomError(
             "seats_incomplete",
-            "Co-operative: one team with a spymaster and operatives, the other team empty.",
+            _("Co-operative: one team with a spymaster and operatives, the other team empty."),
         )
     return engine.Team(playing[0])
 
@@ -97,21 +112,22 @@ def game_start(
     """Deal a new game (CN-3..CN-5, CN-19); abandoning a running one needs ``confirm``."""
     game = current_game(room, lock=True)
     if game is not None and not game.finished and not confirm:
-        raise RoomError("confirm_abandon", "A game is running: confirm to abandon it and deal a new one.")
+        raise RoomError("confirm_abandon", _("A game is running: confirm to abandon it and deal a new one."))
     players = _seated(room)
     try:
         chosen = engine.Mode(mode) if mode else infer_mode(players)
     except ValueError:
-        raise RoomError("bad_mode", "There is no such game mode.") from None
+        raise RoomError("bad_mode", _("There is no such game mode.")) from None
     coop_team = check_seats(players, chosen)
-    rules = room_rules(room, chosen)
-    if coop_team is not None:
-        rules = dataclasses.replace(rules, coop_team=coop_team)
     pack = load_pack(WORDS_DIR, room.language)
     recent = [g.state["words"] for g in room.codenames_games.order_by("-number")]
     words = fresh_words(pack, recent, BOARD_SIZE)
     seed = secrets.randbits(62) if seed is None else seed
-    state = engine.new_game(words=words, seed=seed, rules=rules, now=time.time())
+    with rule_errors():
+        rules = room_rules(room, chosen)
+        if coop_team is not None:
+            rules = dataclasses.replace(rules, coop_team=coop_team)
+        state = engine.new_game(words=words, seed=seed, rules=rules, now=time.time())
     CodenamesGame.objects.create(
         room=room,
         number=(game.number + 1) if game else 1,
@@ -129,13 +145,13 @@ def actor_for(player: Player, state: engine.State) -> engine.Actor:
     if player.role == "operative":
         team = None if state.rules.mode is engine.Mode.THREE else engine.Team(player.team)
         return engine.Actor(player.public_id, team, engine.Role.OPERATIVE)
-    raise RoomError("not_seated", "Take a seat to play.")
+    raise RoomError("not_seated", _("Take a seat to play."))
 
 
 def game_act(*, room: Room, player: Player, message: dict[str, Any]) -> None:
     game = current_game(room, lock=True)
     if game is None:
-        raise RoomError("no_game", "No game has been dealt yet.")
+        raise RoomError("no_game", _("No game has been dealt yet."))
     state = engine.state_from_json(game.state)
     now = time.time()
     expired = engine.expire(state, now=now)
@@ -144,11 +160,9 @@ def game_act(*, room: Room, player: Player, message: dict[str, Any]) -> None:
         # so the refused player's screen shows why: the turn has already ended.
         _save(room, game, expired)
         state = expired
-    try:
+    with rule_errors():
         action = engine.action_from_json(message)
         new_state = engine.apply(state, actor_for(player, state), action, now=now)
-    except engine.RuleError as error:
-        raise RoomError(error.code, error.message, **error.params) from None
     _save(room, game, new_state)
 
 
@@ -185,24 +199,26 @@ def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
     """Record the room's house rules (CN-25..CN-29); they apply from the next deal."""
     unknown = set(options) - {"multi_word_clues", "timer", "clue_seconds", "guess_seconds", "notes"}
     if unknown:
-        raise RoomError("bad_rules", "Unknown house rule.", names=sorted(str(n)[:40] for n in unknown))
+        raise RoomError("bad_rules", _("Unknown house rule."), names=sorted(str(n)[:40] for n in unknown))
     current = dict(room.settings.get("codenames", {}))
     for name in ("multi_word_clues", "timer"):
         if name in options:
             if not isinstance(options[name], bool):
-                raise RoomError("bad_rules", f"'{name}' must be true or false.")
+                raise RoomError("bad_rules", _("'%(name)s' must be true or false."), name=name)
             current[name] = options[name]
     for name in ("clue_seconds", "guess_seconds"):
         if name in options:
             value = options[name]
             low, high = TIMER_RANGE
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RoomError("bad_rules", f"Timers run from {low} to {high} seconds.", low=low, high=high)
+                raise RoomError(
+                    "bad_rules", _("Timers run from %(low)s to %(high)s seconds."), low=low, high=high
+                )
             current[name] = value
     if "notes" in options:
         notes = options["notes"]
         if not isinstance(notes, str) or len(notes) > NOTES_MAX:
-            raise RoomError("bad_rules", f"House notes are at most {NOTES_MAX} characters.", limit=NOTES_MAX)
+            raise RoomError("bad_rules", _("House notes are at most %(limit)s characters."), limit=NOTES_MAX)
         # Keep line breaks; drop other control characters that could garble the panel.
         current["notes"] = "".join(ch for ch in notes if ch in "\n\t" or ch.isprintable()).strip()
     current.setdefault("clue_seconds", 120)
@@ -216,7 +232,7 @@ def rotate_spymasters(*, room: Room) -> None:
     """CN-19: between games, each team's next operative (in joining order) leads."""
     game = current_game(room)
     if game is not None and not game.finished:
-        raise RoomError("game_running", "Spymasters rotate between games.")
+        raise RoomError("game_running", _("Spymasters rotate between games."))
     changed: list[Player] = []
     for team in ("red", "blue"):
         members = [p for p in room.players.all() if p.team == team and p.is_seated]
@@ -229,7 +245,7 @@ def rotate_spymasters(*, room: Room) -> None:
         leader.role, successor.role = "operative", "spymaster"
         changed += [leader, successor]
     if not changed:
-        raise RoomError("nothing_to_rotate", "No team has both a spymaster and an operative.")
+        raise RoomError("nothing_to_rotate", _("No team has both a spymaster and an operative."))
     Player.objects.bulk_update(changed, ["role"])
     bump(room)
 

@@ -9,10 +9,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext_lazy as _
 
 from rooms import services
 from rooms.errors import RoomError
 from rooms.games import get_game
+from rooms.i18n import render_message, socket_language
 from rooms.slugs import is_valid_slug
 from rooms.state import room_state
 
@@ -35,21 +37,23 @@ def _depth(value: Any, level: int = 0) -> int:
 def parse_frame(text: str | None, data: bytes | None) -> dict[str, Any]:
     """Turn a frame into an action dict, or raise RoomError saying what is wrong with it."""
     if data is not None and text is None:
-        raise RoomError("bad_frame", "Binary frames are not accepted; send JSON text.")
+        raise RoomError("bad_frame", _("Binary frames are not accepted; send JSON text."))
     if not text:
-        raise RoomError("bad_frame", "Empty message.")
+        raise RoomError("bad_frame", _("Empty message."))
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
-        raise RoomError("too_large", f"Messages are limited to {MAX_FRAME_BYTES // 1024} KiB.")
+        raise RoomError(
+            "too_large", _("Messages are limited to %(limit)s KiB."), limit=MAX_FRAME_BYTES // 1024
+        )
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        raise RoomError("bad_json", "That message is not valid JSON.") from None
+        raise RoomError("bad_json", _("That message is not valid JSON.")) from None
     if not isinstance(message, dict):
-        raise RoomError("bad_message", "A message is a JSON object with an 'action'.")
+        raise RoomError("bad_message", _("A message is a JSON object with an 'action'."))
     if _depth(message) > MAX_DEPTH:
-        raise RoomError("bad_message", "That message is nested too deeply.")
+        raise RoomError("bad_message", _("That message is nested too deeply."))
     if not isinstance(message.get("action"), str):
-        raise RoomError("bad_message", "A message needs an 'action' string.")
+        raise RoomError("bad_message", _("A message needs an 'action' string."))
     return message
 
 
@@ -77,6 +81,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # The session loads from the database lazily: read it off the event loop.
             self.uid = await database_sync_to_async(session.get)("uid") if session is not None else None
         self.sent_version = -1
+        self.language = socket_language(self.scope)
         await self.channel_layer.group_add(services.group_name(self.slug), self.channel_name)
         await self.accept()
         await database_sync_to_async(services.presence_change)(slug=self.slug, uid=self.uid, delta=+1)
@@ -126,7 +131,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         with services.locked_room(self.slug) as room:
             player = services.find_player(room, uid=self.uid, device_token=self.device_token)
             if player is None:
-                raise RoomError("not_joined", "Join the room first.")
+                raise RoomError("not_joined", _("Join the room first."))
             try:
                 get_game(room.game).act(room, player, message)
             except RoomError as error:
@@ -155,9 +160,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps(state, ensure_ascii=False, separators=(",", ":")))
 
     async def send_error(
-        self, code: str, message: str, ref: Any = None, params: dict[str, Any] | None = None
+        self, code: str, message: Any, ref: Any = None, params: dict[str, Any] | None = None
     ) -> None:
-        payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        text = render_message(message, params or {}, getattr(self, "language", "en"))
+        payload: dict[str, Any] = {"type": "error", "code": code, "message": text}
         if ref is not None:
             payload["ref"] = ref
         if params:

@@ -20,6 +20,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomError
 from rooms.games import game_names, get_game
@@ -42,7 +43,7 @@ def new_uid() -> str:
 def clean_name(raw: object) -> str:
     """A display name: NFC, no control or format characters, spaces folded, 1–24 chars."""
     if not isinstance(raw, str):
-        raise RoomError("bad_name", "Please type a name.")
+        raise RoomError("bad_name", _("Please type a name."))
     text = unicodedata.normalize("NFC", raw)
     # Drop control and invisible format characters (bidi overrides, zero-width) that
     # could make two names look alike or reorder the roster's text.
@@ -51,9 +52,9 @@ def clean_name(raw: object) -> str:
     )
     text = " ".join(text.split())
     if not text:
-        raise RoomError("bad_name", "Please type a name.")
+        raise RoomError("bad_name", _("Please type a name."))
     if len(text) > NAME_MAX_LENGTH:
-        raise RoomError("bad_name", f"Names are at most {NAME_MAX_LENGTH} characters.")
+        raise RoomError("bad_name", _("Names are at most %(limit)s characters."), limit=NAME_MAX_LENGTH)
     return text
 
 
@@ -64,7 +65,7 @@ def locked_room(slug: str) -> Iterator[Room]:
         try:
             room = Room.objects.select_for_update().get(slug=slug)
         except Room.DoesNotExist:
-            raise RoomError("no_room", "This room has no players yet: join it first.") from None
+            raise RoomError("no_room", _("This room has no players yet: join it first.")) from None
         yield room
 
 
@@ -84,17 +85,17 @@ def notify_room(slug: str, version: int) -> None:
 
 def _player(room: Room, uid: str | None) -> Player:
     if not uid:
-        raise RoomError("not_joined", "Join the room first.")
+        raise RoomError("not_joined", _("Join the room first."))
     try:
         return room.players.get(uid=uid)
     except Player.DoesNotExist:
-        raise RoomError("not_joined", "Join the room first.") from None
+        raise RoomError("not_joined", _("Join the room first.")) from None
 
 
 def room_join(*, slug: str, uid: str, name: str, game: str | None = None, language: str = "en") -> Player:
     """Take a place in the room, storing the room itself if this is its first player."""
     if not is_valid_slug(slug):
-        raise RoomError("bad_slug", "Room names are 3–40 lowercase letters, digits and hyphens.")
+        raise RoomError("bad_slug", _("Room names are 3–40 lowercase letters, digits and hyphens."))
     name = clean_name(name)
     defaults: dict[str, Any] = {"language": language}
     if game in game_names():
@@ -128,7 +129,7 @@ def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
         if role == Player.SPECTATOR:
             team = ""
         elif team not in seating.teams or role not in seating.roles:
-            raise RoomError("bad_seat", "There is no such seat in this game.")
+            raise RoomError("bad_seat", _("There is no such seat in this game."))
         assert isinstance(team, str) and isinstance(role, str)
         if (player.team, player.role) == (team, role):
             return
@@ -136,7 +137,7 @@ def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
             role in seating.single_roles
             and room.players.filter(team=team, role=role).exclude(pk=player.pk).exists()
         ):
-            raise RoomError("seat_taken", "Someone already has that seat.")
+            raise RoomError("seat_taken", _("Someone already has that seat."))
         game.before_seat_change(room, player, team, role)
         player.team, player.role = team, role
         player.save(update_fields=["team", "role"])
@@ -150,10 +151,10 @@ def room_shuffle(*, slug: str, uid: str, rng: random.Random | None = None) -> No
         _player(room, uid)
         game = get_game(room.game)
         if game.is_running(room):
-            raise RoomError("game_running", "Teams can be shuffled between games, not during one.")
+            raise RoomError("game_running", _("Teams can be shuffled between games, not during one."))
         seated = [p for p in room.players.all() if p.is_seated]
         if len(seated) < 2:
-            raise RoomError("too_few_players", "Shuffling needs at least two seated players.")
+            raise RoomError("too_few_players", _("Shuffling needs at least two seated players."))
         rng.shuffle(seated)
         teams = game.seating.teams
         lead = game.seating.single_roles[0] if game.seating.single_roles else None
@@ -168,14 +169,14 @@ def room_shuffle(*, slug: str, uid: str, rng: random.Random | None = None) -> No
 def room_set_game(*, slug: str, uid: str, game: object) -> None:
     """Switch the room to another game between games; seats map over by team order."""
     if game not in game_names():
-        raise RoomError("bad_game", "There is no such game.")
+        raise RoomError("bad_game", _("There is no such game."))
     assert isinstance(game, str)
     with locked_room(slug) as room:
         _player(room, uid)
         if room.game == game:
             return
         if get_game(room.game).is_running(room):
-            raise RoomError("game_running", "Finish or abandon the current game first.")
+            raise RoomError("game_running", _("Finish or abandon the current game first."))
         old, new = get_game(room.game).seating, get_game(game).seating
         players = list(room.players.all())
         for player in players:

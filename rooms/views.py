@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rooms import services
 from rooms.errors import RoomError
 from rooms.games import game_names, get_game
+from rooms.i18n import render_message
 from rooms.slugs import SLUG_ANY_CASE_RE, is_valid_slug, random_slug
 from rooms.state import room_state
 
@@ -130,7 +131,8 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
             language=get_language() or "en",
         )
     except RoomError as error:
-        return _room_page(request, slug, error=error.message, status=400)
+        message = render_message(error.message, error.params, get_language() or "en")
+        return _room_page(request, slug, error=message, status=400)
     request.session["uid"] = uid
     request.session["name"] = services.clean_name(request.POST.get("name", ""))
     return redirect("room", slug=slug)
