@@ -112,7 +112,9 @@ def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser:
     assert key_leaks(frames["bea"]) and key_leaks(frames["phone"])
 
 
-def test_cn30_cooperative_game_in_browsers_to_a_scored_win(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+def test_cn30_cooperative_game_in_browsers_to_a_scored_win(
+    daphne_server: Any, browser: Any, shots_dir: str
+) -> None:
     slug = "browser-coop"
     url = f"{daphne_server.url}/r/{slug}/"
     spy, op = browser.new_context().new_page(), browser.new_context(**PHONE).new_page()
@@ -139,7 +141,8 @@ def test_cn30_cooperative_game_in_browsers_to_a_scored_win(daphne_server: Any, b
         # CN-31: the spymaster picks the opponent's cover on their own screen.
         spy.wait_for_selector(".instruction")
         state = _saved(slug)
-        blue = next(i for i, who in enumerate(state["key"]) if who == "blue" and state["covered_by"][i] is None)
+        hidden = [i for i, by in enumerate(state["covered_by"]) if by is None]
+        blue = next(i for i in hidden if state["key"][i] == "blue")
         spy.screenshot(path=f"{shots_dir}/codenames-coop-opponent.png", full_page=True)
         spy.click(f".card[data-position='{blue}']")
         spy.wait_for_selector(f".card.covered[data-position='{blue}']")
