@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from codenames import engine, services
 from codenames.engine.actions import ACTION_NAMES
 from rooms.errors import RoomError
-from rooms.games import Seating
+from rooms.games import Seating, WordRules
 from rooms.models import Player, Room
 
 
@@ -28,6 +28,8 @@ class CodenamesGame:
         roles=("spymaster", "operative"),
         single_roles=("spymaster",),
     )
+    # Own words are card words: single words short enough for a phone's card.
+    words = WordRules(minimum=25, max_length=20, spaces=False)
 
     def is_running(self, room: Room) -> bool:
         game = services.current_game(room)

@@ -25,7 +25,7 @@ from codenames.models import CodenamesGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
 from rooms.services import bump
-from rooms.words import fresh_words, load_pack
+from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
 BOARD_SIZE = 25
@@ -119,7 +119,9 @@ def game_start(
     except ValueError:
         raise RoomError("bad_mode", _("There is no such game mode.")) from None
     coop_team = check_seats(players, chosen)
-    pack = load_pack(WORDS_DIR, room.language)
+    pack = room_word_list(
+        room.settings.get("words", {}).get("codenames", {}), load_pack(WORDS_DIR, room.language)
+    )
     recent = [g.state["words"] for g in room.codenames_games.order_by("-number")]
     words = fresh_words(pack, recent, BOARD_SIZE)
     seed = secrets.randbits(62) if seed is None else seed

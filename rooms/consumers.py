@@ -191,6 +191,20 @@ def _device_link(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     )
 
 
+def _set_language(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    services.room_set_language(slug=consumer.slug, uid=consumer.uid, language=message.get("language"))
+
+
+def _set_words(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    services.room_set_words(
+        slug=consumer.slug,
+        uid=consumer.uid,
+        game=message.get("game"),
+        mode=message.get("mode"),
+        text=message.get("text"),
+    )
+
+
 def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
 
@@ -201,4 +215,6 @@ LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
     "shuffle": _shuffle,
     "set_game": _set_game,
     "device_link": _device_link,
+    "set_language": _set_language,
+    "set_words": _set_words,
 }

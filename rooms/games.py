@@ -25,10 +25,20 @@ class Seating:
     labels: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class WordRules:
+    """What a room's own word list must look like for a game."""
+
+    minimum: int
+    max_length: int
+    spaces: bool
+
+
 class Game(Protocol):
     name: str
     title: str
     seating: Seating
+    words: WordRules
 
     def is_running(self, room: Room) -> bool: ...
 

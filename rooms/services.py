@@ -23,9 +23,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomError
-from rooms.games import game_names, get_game
+from rooms.games import WordRules, game_names, get_game
 from rooms.models import Player, Room
 from rooms.slugs import is_valid_slug
+from rooms.words import OWN_WORDS_MAX, PACK_LANGUAGES, WORD_MODES, parse_own_words
 
 NAME_MAX_LENGTH = 24
 # A browser pings every 25 s; one missed ping is forgiven before "away" shows.
@@ -262,3 +263,64 @@ def find_player(room: Room, *, uid: str | None = None, device_token: str | None 
     if uid:
         return room.players.filter(uid=uid).first()
     return None
+
+
+def room_set_language(*, slug: str, uid: str | None, language: object) -> None:
+    """The language of the room's word packs (the interface follows each browser)."""
+    if language not in PACK_LANGUAGES:
+        raise RoomError("bad_language", _("There are no words in that language."))
+    assert isinstance(language, str)
+    with locked_room(slug) as room:
+        _player(room, uid)
+        if room.language != language:
+            room.language = language
+            room.save(update_fields=["language"])
+            bump(room)
+
+
+def room_set_words(*, slug: str, uid: str | None, game: object, mode: object, text: object) -> None:
+    """Store the room's own words for a game and whether they replace or join the pack."""
+    if game not in game_names():
+        raise RoomError("bad_game", _("There is no such game."))
+    if mode not in WORD_MODES:
+        raise RoomError("bad_words", _("Choose the pack, your own words, or both."))
+    if not isinstance(text, str):
+        raise RoomError("bad_words", _("Paste your words as text, one per line."))
+    assert isinstance(game, str)
+    rules = get_game(game).words
+    try:
+        words = parse_own_words(text, max_length=rules.max_length, spaces=rules.spaces)
+    except ValueError as error:
+        raise _words_error(str(error), rules) from None
+    if mode == "own" and len(words) < rules.minimum:
+        raise RoomError(
+            "too_few_words",
+            _("This game needs at least %(minimum)s different words of your own (you gave %(given)s)."),
+            minimum=rules.minimum,
+            given=len(words),
+        )
+    with locked_room(slug) as room:
+        _player(room, uid)
+        words_settings = dict(room.settings.get("words", {}))
+        words_settings[game] = {"mode": mode if words else "pack", "list": words}
+        room.settings = {**room.settings, "words": words_settings}
+        room.save(update_fields=["settings"])
+        bump(room)
+
+
+def _words_error(reason: str, rules: WordRules) -> RoomError:
+    kind, _sep, word = reason.partition(":")
+    if kind == "too_long":
+        return RoomError(
+            "bad_words",
+            _("“%(word)s” is too long: at most %(limit)s characters."),
+            word=word,
+            limit=rules.max_length,
+        )
+    if kind == "has_space":
+        return RoomError(
+            "bad_words", _("“%(word)s”: one word per card, without spaces or hyphens."), word=word
+        )
+    if kind == "bad_character":
+        return RoomError("bad_words", _("“%(word)s” contains an invisible or control character."), word=word)
+    return RoomError("bad_words", _("At most %(limit)s words."), limit=OWN_WORDS_MAX)

@@ -53,6 +53,7 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
             "seating": _seating(default_game),
             "players": [],
             "you": None,
+            "language": "en",
             "settings": {},
             "scoreboard": {},
             "play": None,
@@ -84,6 +85,7 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
             for p in players
         ],
         "you": None if me is None else _you(room, me, device=bool(device_token)),
+        "language": room.language,
         "settings": room.settings,
         "scoreboard": room.scoreboard,
         "play": game.view(room, me),

@@ -47,3 +47,34 @@ def fresh_words(pack: tuple[str, ...], used_by_game: list[list[str]], needed: in
             break
         used |= folded
     return [w for w in pack if fold(w) not in used]
+
+
+# Limits on a room's own words: enough for a long evening, small enough for one frame.
+OWN_WORDS_MAX = 500
+WORD_MODES = ("pack", "own", "mixed")
+
+
+def parse_own_words(text: str, *, max_length: int, spaces: bool) -> list[str]:
+    """A pasted list (one per line, or separated by commas), checked; raises ValueError."""
+    entries = parse_words(text.replace(",", "\n").replace(";", "\n"))
+    for entry in entries:
+        if len(entry) > max_length:
+            raise ValueError(f"too_long:{entry[:40]}")
+        if not spaces and (" " in entry or "-" in entry):
+            raise ValueError(f"has_space:{entry[:40]}")
+        if any(unicodedata.category(ch).startswith("C") for ch in entry):
+            raise ValueError(f"bad_character:{entry[:40]}")
+    if len(entries) > OWN_WORDS_MAX:
+        raise ValueError("too_many")
+    return entries
+
+
+def room_word_list(options: dict[str, object], pack: tuple[str, ...]) -> tuple[str, ...]:
+    """The words a room deals from: its pack, its own words, or both (own words first)."""
+    own = tuple(str(w) for w in options.get("list", []) or [])  # type: ignore[union-attr]
+    mode = options.get("mode", "pack")
+    if mode == "own" and own:
+        return own
+    if mode == "mixed" and own:
+        return tuple(parse_words("\n".join(own + pack)))
+    return pack

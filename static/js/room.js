@@ -124,9 +124,42 @@ function renderSeats() {
   select.value = state.game;
 }
 
+const LANGUAGES = { en: "English", it: "Italiano", "pt-br": "Português (Brasil)", ca: "Català", sv: "Svenska" };
+
+function renderWords() {
+  const panel = document.getElementById("words-panel");
+  if (!panel || !state.you || !state.stored) return;
+  if (panel.querySelector("textarea") === document.activeElement) return;  // never clobber typing
+  const options = ((state.settings.words || {})[state.game]) || { mode: "pack", list: [] };
+  const language = h("select", { id: "words-language", "aria-label": _("Word language") },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, text: name })));
+  language.value = state.language || "en";
+  language.addEventListener("change", () => send({ action: "set_language", language: language.value }));
+  const mode = h("select", { id: "words-mode", "aria-label": _("Which words") },
+    h("option", { value: "pack", text: _("The word pack") }),
+    h("option", { value: "own", text: _("Only our own words") }),
+    h("option", { value: "mixed", text: _("Our words mixed into the pack") }));
+  mode.value = options.mode;
+  const text = h("textarea", { id: "words-text", rows: 4, placeholder: _("One word per line, or separated by commas") });
+  text.value = (options.list || []).join("\n");
+  const open = panel.querySelector("details") ? panel.querySelector("details").open : false;
+  panel.replaceChildren(h("details", { class: "words", open: open || null },
+    h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: (options.list || []).length }) }),
+    h("label", { for: "words-language" }, _("Language of the words")), language,
+    h("form", { onsubmit: (event) => {
+      event.preventDefault();
+      send({ action: "set_words", game: state.game, mode: mode.value, text: text.value });
+    } },
+    h("label", { for: "words-mode" }, _("Deal from")), mode,
+    h("label", { for: "words-text" }, _("Your own words")), text,
+    h("p", { class: "hint", text: _("Used from the next game. Codenames needs at least 25, Decrypto at least 8.") }),
+    h("button", { type: "submit", id: "words-save" }, _("Save words")))));
+}
+
 let gameModule = null;
 function render(previous) {
   renderSeats();
+  renderWords();
   const play = document.getElementById("play");
   const module = GAMES[state.game];
   if (module !== gameModule) {
