@@ -39,8 +39,11 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Figures, not verdicts: queries and bytes per action; with LIVE=http://host:port also
+# the push latency to every screen of ROOMS rooms dealing at once (needs a running server).
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py bench $(if $(LIVE),--live $(LIVE) --rooms $(or $(ROOMS),20))
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test_db.sqlite3

@@ -1,0 +1,168 @@
+"""Measure what an action costs: queries, bytes pushed, and push latency to live sockets.
+
+    python manage.py bench                 # on the configured database and channel layer
+    python manage.py bench --rooms 20      # the live part against a running server
+
+Prints figures; asserts nothing (targets are judged by people reading the numbers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from codenames.game import GAME
+from rooms import services
+from rooms.models import Room
+from rooms.state import room_state
+
+SEATS = [("rosa", "red", "spymaster"), ("rui", "red", "operative"), ("bea", "blue", "spymaster"),
+         ("bo", "blue", "operative"), ("sam", "", "spectator")]  # fmt: skip
+
+
+def _table(slug: str) -> None:
+    for name, team, role in SEATS:
+        services.room_join(slug=slug, uid=f"{slug}-{name}", name=name)
+        if role != "spectator":
+            services.room_sit(slug=slug, uid=f"{slug}-{name}", team=team, role=role)
+
+
+def _act(slug: str, name: str, message: dict[str, Any]) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        with services.locked_room(slug) as room:
+            GAME.act(room, room.players.get(name=name), message)
+    return len(queries)
+
+
+class Command(BaseCommand):
+    help = "Print the cost of Codenames actions: queries, bytes per push, view time."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--games", type=int, default=20)
+        parser.add_argument("--live", default="", help="a running server, e.g. http://127.0.0.1:8000")
+        parser.add_argument("--rooms", type=int, default=20)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.costs(options["games"])
+        if options["live"]:
+            asyncio.run(self.live(options["live"], options["rooms"]))
+
+    def costs(self, games: int) -> None:
+        slug = "bench-costs"
+        Room.objects.filter(slug=slug).delete()
+        _table(slug)
+        action_queries: dict[str, list[int]] = {"start_game": [], "give_clue": [], "confirm": []}
+        view_queries: list[int] = []
+        view_ms: list[float] = []
+        sizes: dict[str, list[int]] = {"spymaster": [], "operative": [], "spectator": []}
+        for _ in range(games):
+            action_queries["start_game"].append(_act(slug, "rosa", {"action": "start_game", "confirm": True}))
+            state = Room.objects.get(slug=slug).codenames_games.order_by("-number").first().state  # type: ignore[union-attr]
+            spymaster = "rosa" if state["team"] == "red" else "bea"
+            operative = "rui" if state["team"] == "red" else "bo"
+            action_queries["give_clue"].append(
+                _act(
+                    slug,
+                    spymaster,
+                    {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 2},
+                )
+            )
+            state = Room.objects.get(slug=slug).codenames_games.order_by("-number").first().state  # type: ignore[union-attr]
+            own = [i for i, who in enumerate(state["key"]) if who == state["team"]]
+            action_queries["confirm"].append(
+                _act(slug, operative, {"action": "confirm", "turn": state["turn"], "position": own[0]})
+            )
+            for seat, name in (("spymaster", "rosa"), ("operative", "rui"), ("spectator", "sam")):
+                started = time.perf_counter()
+                with CaptureQueriesContext(connection) as queries:
+                    payload = room_state(slug=slug, uid=f"{slug}-{name}")
+                view_ms.append((time.perf_counter() - started) * 1000)
+                view_queries.append(len(queries))
+                sizes[seat].append(
+                    len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+                )
+        Room.objects.filter(slug=slug).delete()
+
+        out = self.stdout.write
+        out(f"database: {connection.vendor}; {games} games")
+        for name, counts in action_queries.items():
+            out(f"queries per {name:<10} median {statistics.median(counts):>4}  max {max(counts)}")
+        out(f"queries per state view   median {statistics.median(view_queries):>4}  max {max(view_queries)}")
+        out(
+            f"state view time          median {statistics.median(view_ms):.2f} ms  p95 {_p95(view_ms):.2f} ms"
+        )
+        for seat, values in sizes.items():
+            out(f"bytes per push ({seat:<9}) median {statistics.median(values):>6.0f}  max {max(values)}")
+
+    async def live(self, base: str, rooms: int) -> None:
+        """Rooms of five sockets each; every room deals at once; time until all five hear it."""
+        from asgiref.sync import sync_to_async
+        from websockets.asyncio.client import connect
+
+        host = base.split("://", 1)[1].rstrip("/")
+        slugs = [f"bench-live-{i}" for i in range(rooms)]
+
+        def prepare() -> dict[str, list[str]]:
+            from django.contrib.sessions.backends.db import SessionStore
+
+            keys: dict[str, list[str]] = {}
+            for slug in slugs:
+                Room.objects.filter(slug=slug).delete()
+                _table(slug)
+                keys[slug] = []
+                for name, _team, _role in SEATS:
+                    store = SessionStore()
+                    store["uid"] = f"{slug}-{name}"
+                    store.create()
+                    keys[slug].append(str(store.session_key))
+            return keys
+
+        keys = await sync_to_async(prepare)()
+        sockets: dict[str, list[Any]] = {}
+        for slug in slugs:
+            url = f"ws://{host}/ws/r/{slug}/"
+            sockets[slug] = [
+                await connect(url, origin=base, additional_headers={"Cookie": f"sessionid={k}"})
+                for k in keys[slug]
+            ]
+            for ws in sockets[slug]:
+                await ws.recv()
+
+        async def deal(slug: str) -> float:
+            started = time.perf_counter()
+            await sockets[slug][1].send(json.dumps({"action": "start_game", "confirm": True}))
+
+            async def hears(ws: Any) -> None:
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message.get("type") == "state" and message.get("play"):
+                        return
+
+            await asyncio.gather(*(hears(ws) for ws in sockets[slug]))
+            return (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        latencies = await asyncio.gather(*(deal(slug) for slug in slugs))
+        wall = time.perf_counter() - started
+        for group in sockets.values():
+            for ws in group:
+                await ws.close()
+        await sync_to_async(lambda: Room.objects.filter(slug__in=slugs).delete())()
+        out = self.stdout.write
+        out(f"live: {rooms} rooms x {len(SEATS)} sockets, all dealing at once, in {wall:.2f} s")
+        out(
+            f"deal-to-every-screen latency  median {statistics.median(latencies):.0f} ms"
+            f"  p95 {_p95(latencies):.0f} ms"
+        )
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
