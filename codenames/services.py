@@ -130,6 +130,10 @@ def game_start(
         if coop_team is not None:
             rules = dataclasses.replace(rules, coop_team=coop_team)
         state = engine.new_game(words=words, seed=seed, rules=rules, now=time.time())
+    if game is not None and not game.finished:
+        # Abandoned: closed without a winner, so the clock stops looking at its deadline.
+        game.finished, game.deadline = True, None
+        game.save(update_fields=["finished", "deadline", "updated_at"])
     CodenamesGame.objects.create(
         room=room,
         number=(game.number + 1) if game else 1,

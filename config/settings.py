@@ -89,7 +89,9 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not :memory:, so a test server in another process sees the same rows.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("TEST_DB_NAME") or str(BASE_DIR / "test_db.sqlite3")
+    }
     # Several writers (daphne threads) on one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:

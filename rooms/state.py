@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.urls import reverse
@@ -46,6 +47,7 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
         return {
             "type": "state",
             "version": 0,
+            "now": time.time(),
             "slug": slug,
             "stored": False,
             "game": default_game,
@@ -69,6 +71,7 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
     return {
         "type": "state",
         "version": room.version,
+        "now": time.time(),
         "slug": room.slug,
         "stored": True,
         "game": room.game,

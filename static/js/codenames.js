@@ -1,12 +1,18 @@
 // Codenames: renders the state the server sent for this browser. The server decides
 // what this seat may know; nothing here hides anything it was given.
-import { _, h, interpolate } from "./dom.js";
+import { _, h, interpolate, serverNow } from "./dom.js";
 
 const TEAM = { red: _("Red"), blue: _("Blue") };
 const SYMBOL = { red: "◆", blue: "●", bystander: "—", assassin: "✖" };
 const IDENTITY = { red: _("Red agent"), blue: _("Blue agent"), bystander: _("Bystander"), assassin: _("Assassin") };
 const HYPHENS = /[-\u2010-\u2014\u2212]/;
 const MAX_NUMBER = 9;
+// CN-33: the rulebook's ratings of a co-operative win, by the score.
+const RATINGS = {
+  8: _("That's… hard to believe."), 7: _("Mission impossible."), 6: _("Wow!"),
+  5: _("You'll get a call from MI6."), 4: _("Top-secret clearance."), 3: _("Your watches are synchronised."),
+  2: _("OK. But you can do better."), 1: _("Well, a win is a win, right?"),
+};
 
 let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null };
 let countdownTimer = null;
@@ -57,7 +63,7 @@ function guessesText(play) {
 function statusText(play, seat, names) {
   if (play.phase === "over") {
     if (play.mode === "coop") {
-      return play.winner ? interpolate(_("You won! Score %(score)s: %(rating)s"), { score: play.score, rating: _(play.rating) })
+      return play.winner ? interpolate(_("You won! Score %(score)s: %(rating)s"), { score: play.score, rating: RATINGS[play.score] || play.rating })
         : _("The mission failed.");
     }
     const why = play.reason === "assassin" ? _("the other team touched the assassin") : _("all their agents were found");
@@ -243,7 +249,7 @@ function countdown(play) {
   clearInterval(countdownTimer);
   if (!play.deadline || play.phase === "over") return null;
   const tick = () => {
-    const left = Math.max(0, Math.round(play.deadline - Date.now() / 1000));
+    const left = Math.max(0, Math.round(play.deadline - serverNow()));
     el.textContent = `⏳ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.classList.toggle("urgent", left <= 10);
   };

@@ -41,3 +41,11 @@ export function announce(message) {
     setTimeout(() => { el.textContent = message; }, 30);
   }
 }
+
+// The server's clock as this browser sees it: deadlines come in the server's seconds,
+// and a phone's clock can be minutes off.
+let skew = 0;
+export function syncClock(serverNow) {
+  if (typeof serverNow === "number") skew = serverNow - Date.now() / 1000;
+}
+export const serverNow = () => Date.now() / 1000 + skew;

@@ -1,5 +1,5 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate } from "./dom.js";
+import { _, h, toast, announce, interpolate, syncClock } from "./dom.js";
 import * as codenames from "./codenames.js";
 import * as decrypto from "./decrypto.js";
 
@@ -69,6 +69,7 @@ function receive(message) {
     if (message.version < state.version && message.version !== 0) return;
     const previous = state;
     state = message;
+    syncClock(message.now);
     render(previous);
   } else if (message.type === "error") {
     toast(message.message, "error");
@@ -212,5 +213,6 @@ on("copy-link", "click", async (event) => {
   toast(event.target.dataset.copied);
 });
 
+syncClock(state.now);
 render(null);
 connect();
