@@ -106,8 +106,18 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                # redis-py's default pool of 100 fails under a burst of reconnects.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py's default pool of 100 fails under a burst of reconnects.
+                        "max_connections": 1000,
+                        # redis-py 8 gives reads a 5 s timeout by default, shorter than the
+                        # channel layer's blocking receive: every idle socket would be torn
+                        # down every 5 s. Reads wait; connecting still gives up.
+                        "socket_timeout": None,
+                        "socket_connect_timeout": 5,
+                    }
+                ],
                 "capacity": 500,
                 "expiry": 30,
             },

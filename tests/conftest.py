@@ -81,7 +81,7 @@ def channel_layer(request: pytest.FixtureRequest, settings: Any) -> str:
         settings.CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": url, "max_connections": 100}]},
+                "CONFIG": {"hosts": [{"address": url, "max_connections": 100, "socket_timeout": None}]},
             }
         }
     else:

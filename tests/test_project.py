@@ -27,6 +27,8 @@ def test_redis_pool_is_sized_for_reconnect_bursts(monkeypatch: pytest.MonkeyPatc
     try:
         host = reloaded.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
         assert host["max_connections"] >= 500
+        # redis-py 8's 5 s read timeout would tear down every idle socket (see settings).
+        assert host["socket_timeout"] is None
     finally:
         monkeypatch.delenv("REDIS_URL")
         importlib.reload(module)

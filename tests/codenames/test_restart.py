@@ -118,3 +118,43 @@ def test_cn24_timer_survives_restart(redis_url: str) -> None:
     finally:
         server.stop()
     assert _state(slug)["team"] != team
+
+
+def test_an_idle_socket_stays_open_on_the_redis_layer(redis_url: str, settings: Any) -> None:
+    """An idle player still hears the next move (redis-py 8's read timeout is 5 s)."""
+    import websockets.exceptions
+
+    from config.settings import CHANNEL_LAYERS  # noqa: F401  (documents where the fix lives)
+
+    # This process must publish on the server's layer: the production config, on our Redis.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": None}]},
+        }
+    }
+    slug = "idle-socket"
+    _table(slug)
+    server = DaphneServer(redis_url).start()
+    try:
+        with connect(
+            f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers={"Cookie": f"sessionid={make_session(f'{slug}-rui')}"},
+            open_timeout=10,
+        ) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            # Nothing happens for longer than redis-py's default read timeout.
+            with pytest.raises(TimeoutError):
+                ws.recv(timeout=6.5)
+            _act(slug, "rosa", {"action": "start_game"})
+            try:
+                while True:
+                    message = json.loads(ws.recv(timeout=10))
+                    if message.get("play"):
+                        break
+            except websockets.exceptions.ConnectionClosed:
+                pytest.fail("the idle socket was closed by the server")
+            assert message["version"] > first["version"]
+    finally:
+        server.stop()
