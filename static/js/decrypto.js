@@ -356,10 +356,16 @@ function patchGuess(play) {
   if (!guess) return;
   // Until the server echoes this browser's last edit, an older draft arriving would undo
   // digits just picked; a teammate's edit shows once ours is in (or after a moment).
+  // The slot may also have just been rebuilt (a lock elsewhere): write the best-known
+  // code back either way, this browser's own pending edit first.
   const pending = local.guess;
-  if (pending && pending.code !== JSON.stringify(guess.draft) && Date.now() - pending.at < GUESS_ECHO_WAIT) return;
-  local.guess = null;
-  guess.draft.forEach((digit, i) => {
+  let code = guess.draft;
+  if (pending && pending.code !== JSON.stringify(guess.draft) && Date.now() - pending.at < GUESS_ECHO_WAIT) {
+    code = JSON.parse(pending.code);
+  } else {
+    local.guess = null;
+  }
+  code.forEach((digit, i) => {
     const select = document.getElementById(`dc-guess-${i + 1}`);
     if (!select || document.activeElement === select) return;
     select.value = digit === null ? "" : String(digit);

@@ -1,0 +1,163 @@
+"""Decrypto in real browsers: two teams of two to the end, and the Interceptor variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from decrypto.models import DecryptoGame
+from rooms.models import Player
+from tests.codenames.table import key_leaks  # noqa: F401  (same capture idea, Decrypto checks below)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _capture(page: Any) -> list[str]:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
+
+def _join(page: Any, url: str, name: str, team: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("#conn[data-state='open']")
+    page.click(f"[data-team='{team}'] [data-role='player'] button.sit")
+    page.wait_for_selector(f"[data-team='{team}'] .person.me")
+
+
+def _game(slug: str) -> DecryptoGame:
+    return DecryptoGame.objects.filter(room__slug=slug).order_by("-number").first()  # type: ignore[return-value]
+
+
+def _page_of(pages: dict[str, Any], slug: str, public_id: str) -> Any:
+    return pages[Player.objects.get(room__slug=slug, public_id=public_id).name]
+
+
+def _wait_saved(slug: str, predicate: Any, page: Any) -> dict[str, Any]:
+    """The saved state once ``predicate`` holds; the page's own event loop waits meanwhile."""
+    for _ in range(400):
+        state = _game(slug).state
+        if predicate(state):
+            return state
+        page.wait_for_timeout(25)
+    page.screenshot(path="test-artifacts/decrypto-stuck.png", full_page=True)
+    raise AssertionError(f"the game never reached the expected state: {_game(slug).state}")
+
+
+def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[str, str]) -> dict[str, Any]:
+    """Every Encryptor writes clues; ``miss`` (an engine team) always misreads its own code."""
+    any_page = next(iter(pages.values()))
+    for _round in range(8):
+        state = _wait_saved(slug, lambda s: s["phase"] in {"clues", "over", "tiebreak"}, any_page)
+        if state["phase"] != "clues":
+            return state
+        for team, turn in state["turns"].items():
+            if turn is None:
+                continue
+            page = _page_of(pages, slug, turn["encryptor"])
+            page.wait_for_selector("#dc-clue-3")
+            for i in range(3):
+                page.fill(f"#dc-clue-{i + 1}", f"{team}{state['round']}clue{i}")
+            if "encryptor" in shots:
+                page.screenshot(path=shots.pop("encryptor"), full_page=True)
+            page.click("#dc-submit-clues")
+            _wait_saved(slug, lambda s, t=team: s["phase"] != "clues" or s["turns"][t]["submitted"], page)
+        this_round = state["round"]
+        state = _wait_saved(slug, lambda s: s["phase"] != "clues", any_page)
+        for _target in range(2):
+            state = _game(slug).state
+            if state["phase"] != "guess" or state["round"] != this_round:
+                break  # the round is over (the Interceptor variant has one code a round)
+            target, rnd = state["guessing_for"], state["round"]
+            code = state["turns"][target]["code"]
+            guessers = {target: code if target != miss else [code[1], code[2], code[0]]}
+            if rnd > 1:
+                guessers[next(t for t in state["turns"] if t != target)] = [code[2], code[0], code[1]]
+            for team, guess in guessers.items():
+                order = state["teams"][team]["order"]
+                who = next(
+                    p for p in order if not (team == target and p == state["turns"][target]["encryptor"])
+                )
+                page = _page_of(pages, slug, who)
+                page.wait_for_selector("#dc-lock-guess")
+                for i, digit in enumerate(guess):
+                    page.select_option(f"#dc-guess-{i + 1}", str(digit))
+                if "member" in shots:
+                    page.screenshot(path=shots.pop("member"), full_page=True)
+                page.click("#dc-lock-guess")
+            _wait_saved(slug, lambda s, r=rnd, t=target: (s["round"], s.get("guessing_for")) != (r, t)
+                        or s["phase"] != "guess", any_page)  # fmt: skip
+    return _game(slug).state
+
+
+def _secrets_in(frames: list[str], words: list[str]) -> list[str]:
+    text = "".join(frames)
+    return [w for w in words if w in text]
+
+
+def test_two_teams_of_two_play_to_the_end(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+    slug = "browser-decrypto"
+    url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
+    names = {"ann": "white", "amy": "white", "bob": "black", "ben": "black"}
+    pages = {name: browser.new_context(**(PHONE if i % 2 else {})).new_page() for i, name in enumerate(names)}
+    frames = {name: _capture(page) for name, page in pages.items()}
+    for name, team in names.items():
+        _join(pages[name], url, name, team)
+    tv = browser.new_context().new_page()
+    frames["tv"] = _capture(tv)
+    tv.goto(f"{daphne_server.url}/r/{slug}/")
+    pages["ann"].click("#dc-deal")
+    for page in pages.values():
+        page.wait_for_selector(".dc-game")
+    keywords = _game(slug).state["teams"]
+    white_words, black_words = keywords["white"]["keywords"], keywords["black"]["keywords"]
+    # Before anything ends: each team's frames hold its own keywords only.
+    shots = {"encryptor": f"{shots_dir}/decrypto-encryptor.png", "member": f"{shots_dir}/decrypto-member.png"}
+    state = _play_to_the_end(pages, slug, miss="white", shots=shots)
+    assert state["phase"] == "over"
+    assert _game(slug).finished
+    for page in pages.values():
+        page.wait_for_selector("#dc-next-game")
+    tv.wait_for_selector(".dc-end")
+    tv.screenshot(path=f"{shots_dir}/decrypto-spectator-end.png", full_page=True)
+    pages["bob"].screenshot(path=f"{shots_dir}/decrypto-end.png", full_page=True)
+
+    # DC-S1: frames received before the end never named the other team's keywords.
+    def before_end(name: str) -> list[str]:
+        return [f for f in frames[name] if '"phase":"over"' not in f]
+
+    assert not _secrets_in(before_end("bob") + before_end("ben"), white_words)
+    assert not _secrets_in(before_end("ann") + before_end("amy"), black_words)
+    assert not _secrets_in(before_end("tv"), white_words + black_words)
+    # The positive control: each team did receive its own keywords.
+    assert _secrets_in(frames["ann"], white_words) and _secrets_in(frames["bob"], black_words)
+
+
+def test_dc40_three_players_interceptor_game_to_the_end(
+    daphne_server: Any, browser: Any, shots_dir: str
+) -> None:
+    slug = "browser-interceptor"
+    url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
+    names = {"ivy": "white", "ann": "black", "amy": "black"}
+    pages = {name: browser.new_context(**PHONE).new_page() for name in names}
+    frames = {name: _capture(page) for name, page in pages.items()}
+    for name, team in names.items():
+        _join(pages[name], url, name, team)
+    pages["ivy"].wait_for_selector("#dc-deal[data-mode='interceptor']")
+    pages["ivy"].click("#dc-deal")
+    for page in pages.values():
+        page.wait_for_selector(".dc-game")
+    team_words = _game(slug).state["teams"]["white"]["keywords"]
+    shots = {"member": f"{shots_dir}/decrypto-interceptor-team.png"}
+    state = _play_to_the_end(pages, slug, miss="white", shots=shots)
+    assert state["phase"] == "over"
+    pages["ivy"].wait_for_selector("#dc-next-game")
+    pages["ivy"].screenshot(path=f"{shots_dir}/decrypto-interceptor-end.png", full_page=True)
+    before_end = [f for f in frames["ivy"] if '"phase":"over"' not in f]
+    assert not _secrets_in(before_end, team_words), "the Interceptor never sees the keywords"
+    assert _secrets_in(frames["ann"], team_words)
