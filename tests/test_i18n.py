@@ -1,0 +1,113 @@
+"""Every page in five languages: catalogues complete, compiled in step, nothing left in English."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from rooms.services import room_join, room_sit
+from tests.codenames.test_concurrency import _act
+
+LOCALES = {"it": "it", "pt_BR": "pt-br", "ca": "ca", "sv": "sv"}
+DOMAINS = ("django", "djangojs")
+LOCALE_DIR = Path(settings.BASE_DIR) / "locale"
+
+
+def _po(locale: str, domain: str) -> polib.POFile:
+    return polib.pofile(str(LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"))
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_catalogue_is_at_least_95_percent_translated(locale: str, domain: str) -> None:
+    po = _po(locale, domain)
+    assert len(po) > 20
+    assert po.percent_translated() >= 95, [e.msgid for e in po.untranslated_entries()][:10]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_compiled_catalogue_is_in_step_with_its_source(locale: str, domain: str) -> None:
+    """A .po edited without compiling its .mo (run `make messages`) fails here."""
+    po = _po(locale, domain)
+    mo = polib.mofile(str(LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.mo"))
+
+    def table(entries: list[polib.POEntry] | polib.MOFile) -> dict[tuple[str | None, str], object]:
+        return {
+            (e.msgctxt, e.msgid): (e.msgstr or tuple(sorted(e.msgstr_plural.items())))
+            for e in entries
+            if e.msgid and not e.obsolete and "fuzzy" not in e.flags and (e.msgstr or e.msgstr_plural)
+        }
+
+    assert table(mo) == table(po.translated_entries())
+
+
+def _visible_text(page: str) -> str:
+    """The page as people read it: no scripts (the state JSON), no tags, entities decoded."""
+    page = re.sub(r"<script.*?</script>", " ", page, flags=re.S)
+    page = re.sub(r"<style.*?</style>", " ", page, flags=re.S)
+    page = re.sub(r"<[^>]+>", " ", page)
+    return html.unescape(page)
+
+
+def _pages(language: str) -> dict[str, str]:
+    room_join(slug="babel", uid="babel-a", name="Ada", language=language)
+    room_sit(slug="babel", uid="babel-a", team="red", role="spymaster")
+    room_join(slug="babel", uid="babel-b", name="Bo")
+    room_sit(slug="babel", uid="babel-b", team="red", role="operative")
+    _act("babel", "Ada", {"action": "start_game"})
+    visitor = Client(HTTP_ACCEPT_LANGUAGE=language)
+    player = Client(HTTP_ACCEPT_LANGUAGE=language)
+    player.post("/r/babel-player/join/", {"name": "Cy"})
+    return {
+        "home": visitor.get("/").content.decode(),
+        "room (visitor)": visitor.get("/r/babel/").content.decode(),
+        "room (player)": player.get("/r/babel-player/").content.decode(),
+        "join error": player.post("/r/babel-player/join/", {"name": ""}).content.decode(),
+        "not found": visitor.get("/r/x/").content.decode(),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_pages_show_no_untranslated_english(locale: str) -> None:
+    language = LOCALES[locale]
+    translated = [
+        e.msgid
+        for e in _po(locale, "django").translated_entries()
+        if e.msgstr != e.msgid and len(e.msgid.split()) >= 2 and "%(" not in e.msgid
+    ]
+    pages = _pages(language)
+    for name, page in pages.items():
+        assert f'lang="{language}"' in page, name
+        text = _visible_text(page)
+        left = [msgid for msgid in translated if msgid in text]
+        assert left == [], (name, left)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "title"), [("it", "Nomi in codice"), ("pt-br", "Codinomes"),
+                                                ("ca", "Codi secret"), ("sv", "Codenames")])  # fmt: skip
+def test_games_keep_their_local_titles(language: str, title: str) -> None:
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/").content.decode()
+    assert title in page and "Decrypto" in page
+
+
+@pytest.mark.django_db
+def test_language_switcher_remembers_the_choice() -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.post("/i18n/setlang/", {"language": "sv", "next": "/"})
+    assert 'lang="sv"' in client.get("/").content.decode()
+
+
+def test_javascript_catalogue_is_served_in_each_language() -> None:
+    for language in LOCALES.values():
+        body = Client(HTTP_ACCEPT_LANGUAGE=language).get("/jsi18n/").content.decode()
+        assert '"Give clue"' in body
+        assert body.count('": "') > 50
