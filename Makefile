@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages install clean bench
+.PHONY: run test lint format messages translations install clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ install: $(STAMP)
 
 messages: $(STAMP)
 	@if [ -d locale ] && command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v0; fi
+
+# Refresh the catalogues from the code (then translate the new entries).
+translations: $(STAMP)
+	$(BIN)/python manage.py makemessages -a --ignore=.venv --ignore=staticfiles --ignore="tests/*" --no-location -v0
+	$(BIN)/python manage.py makemessages -d djangojs -a --ignore=.venv --ignore=staticfiles --ignore="tests/*" --no-location -v0
 
 run: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput -v0

@@ -150,3 +150,45 @@ def test_cn30_cooperative_game_in_browsers_to_a_scored_win(
     status = op.text_content(".status-text") or ""
     assert "Score 7" in status and "Mission impossible." in status
     op.screenshot(path=f"{shots_dir}/codenames-coop-win.png", full_page=True)
+
+
+def test_a_turn_in_italian_with_italian_words(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+    """Issue 7: a group plays entirely in its language, cards and screens alike."""
+    from pathlib import Path
+
+    import polib
+    from django.conf import settings
+
+    italian = polib.pofile(str(Path(settings.BASE_DIR) / "locale/it/LC_MESSAGES/djangojs.po"))
+    say = {e.msgid: e.msgstr for e in italian.translated_entries()}
+    words = set((Path(settings.BASE_DIR) / "codenames/words/it.txt").read_text(encoding="utf-8").split())
+    slug = "browser-italiano"
+    url = f"{daphne_server.url}/r/{slug}/"
+    people = [("Rita", "red", "spymaster"), ("Rocco", "red", "operative"),
+              ("Bice", "blue", "spymaster"), ("Bruno", "blue", "operative")]  # fmt: skip
+    pages = {name: browser.new_context(locale="it-IT").new_page() for name, _t, _r in people}
+    for name, team, role in people:
+        _join(pages[name], url, name, team, role)
+    pages["Rocco"].click("#deal")
+    pages["Rocco"].wait_for_selector(".board .card >> nth=24")
+    state = _saved(slug)
+    assert set(state["words"]) <= words
+    team = state["team"]
+    spymaster = pages["Rita" if team == "red" else "Bice"]
+    operative = pages["Rocco" if team == "red" else "Bruno"]
+    spymaster.wait_for_selector("#clue-send")
+    assert spymaster.text_content("#clue-send") == say["Give clue"]
+    spymaster.fill("#clue-word", "zqx")
+    spymaster.click("#clue-send")
+    operative.wait_for_selector("#end-turn")
+    assert operative.text_content("#end-turn") == say["End turn"]
+    own = next(i for i, who in enumerate(_saved(slug)["key"]) if who == team)
+    operative.click(f".card[data-position='{own}']")
+    operative.wait_for_selector(f".card.mine[data-position='{own}']")
+    operative.click(f".card[data-position='{own}']")
+    operative.wait_for_selector(f".card.covered[data-position='{own}']")
+    operative.click("#end-turn")
+    operative.wait_for_selector("#end-turn", state="detached")
+    assert _saved(slug)["team"] != team
+    assert operative.evaluate("document.documentElement.lang") == "it"
+    operative.screenshot(path=f"{shots_dir}/codenames-italian.png", full_page=True)
