@@ -109,6 +109,8 @@ def _room_page(
         "games": [get_game(name) for name in game_names()],
         "error": error,
         "device_token": device_token,
+        # A shared screen (a TV): the spectator's view of the game, without the lobby.
+        "table": request.GET.get("table") == "1" and not device_token,
     }
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.

@@ -103,3 +103,11 @@ def test_room_page_has_a_share_link_and_server_rendered_qr(client: Client) -> No
     body = client.get("/r/friday-fun/").content.decode()
     assert 'value="http://testserver/r/friday-fun/"' in body
     assert "<svg" in body and "QR code" in body
+
+
+def test_table_view_is_the_game_without_the_lobby(client: Client) -> None:
+    client.post("/r/friday-fun/join/", {"name": "Ada"})
+    body = Client().get("/r/friday-fun/?table=1").content.decode()
+    assert "table-view" in body
+    assert 'id="lobby"' not in body and 'id="join-name"' not in body
+    assert 'id="play"' in body
