@@ -212,7 +212,9 @@ class DaphneServer:
             "DJANGO_SETTINGS_MODULE": "config.settings_test",
             "DATABASE_URL": _database_url(),
             "REDIS_URL": redis_url,
-            "GAME_CLOCK": "1",
+            # Off unless a test needs it: a clock sweeping while pytest flushes the test
+            # database between tests can deadlock the flush on PostgreSQL.
+            "GAME_CLOCK": "0",
             **(extra_env or {}),
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -239,7 +241,12 @@ class DaphneServer:
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
-            self.proc.wait(timeout=10)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                # Daphne waits for open sockets to close; a test is done with them.
+                self.proc.kill()
+                self.proc.wait(timeout=10)
             self.proc = None
 
 

@@ -109,7 +109,7 @@ def test_cn24_timer_survives_restart(redis_url: str) -> None:
     game.state = {**game.state, "deadline": past}
     game.deadline = datetime.fromtimestamp(past, tz=UTC)
     game.save()
-    server = DaphneServer(redis_url).start()
+    server = DaphneServer(redis_url, extra_env={"GAME_CLOCK": "1"}).start()
     try:
         for _ in range(200):  # the clock ticks every second; poll the database up to ~20 s
             if _state(slug)["team"] != team:

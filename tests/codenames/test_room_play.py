@@ -156,6 +156,10 @@ async def test_cn16_double_tap_applies_once(channel_layer: str) -> None:
     await table.close()
 
 
+def _visible_word(state: dict[str, Any]) -> str:
+    return next(w for w, by in zip(state["words"], state["covered_by"], strict=True) if by is None)
+
+
 BAD_MOVES = [
     ("rosa", lambda s: {"action": "confirm", "turn": s["turn"], "position": 0}, "not_operative"),
     ("bea", lambda s: {"action": "give_clue", "turn": s["turn"], "word": "x", "number": 1}, "not_your_turn"),
@@ -164,7 +168,7 @@ BAD_MOVES = [
     ("rosa", lambda s: {"action": "give_clue", "turn": s["turn"] + 1, "word": "x", "number": 1}, "stale"),
     (
         "rosa",
-        lambda s: {"action": "give_clue", "turn": s["turn"], "word": s["words"][5].upper(), "number": 1},
+        lambda s: {"action": "give_clue", "turn": s["turn"], "word": _visible_word(s).upper(), "number": 1},
         "clue_on_board",
     ),
     (
