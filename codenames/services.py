@@ -12,11 +12,9 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from codenames import engine
@@ -24,7 +22,7 @@ from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
-from rooms.services import bump
+from rooms.services import as_datetime, bump, sweep_deadlines
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -45,10 +43,6 @@ def current_game(room: Room, *, lock: bool = False) -> CodenamesGame | None:
     if lock:
         games = games.select_for_update()
     return games.first()
-
-
-def _as_datetime(timestamp: float | None) -> datetime | None:
-    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
 def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
@@ -124,7 +118,7 @@ def game_start(
     )
     recent = [g.state["words"] for g in room.codenames_games.order_by("-number")]
     words = fresh_words(pack, recent, BOARD_SIZE)
-    seed = secrets.randbits(62) if seed is None else seed
+    seed = secrets.randbits(128) if seed is None else seed
     with rule_errors():
         rules = room_rules(room, chosen)
         if coop_team is not None:
@@ -137,10 +131,10 @@ def game_start(
     CodenamesGame.objects.create(
         room=room,
         number=(game.number + 1) if game else 1,
-        seed=seed,
+        seed=str(seed),
         state=engine.state_to_json(state),
         key_seen_by=[p.public_id for p in players if p.role == "spymaster"],
-        deadline=_as_datetime(engine.deadline(state)),
+        deadline=as_datetime(engine.deadline(state)),
     )
     bump(room)
 
@@ -174,7 +168,7 @@ def game_act(*, room: Room, player: Player, message: dict[str, Any]) -> None:
 
 def _save(room: Room, game: CodenamesGame, state: engine.State) -> None:
     game.state = engine.state_to_json(state)
-    game.deadline = _as_datetime(engine.deadline(state))
+    game.deadline = as_datetime(engine.deadline(state))
     fields = ["state", "deadline", "updated_at"]
     result = engine.outcome(state)
     if result is not None and not game.finished:
@@ -258,25 +252,13 @@ def rotate_spymasters(*, room: Room) -> None:
 
 def expire_due(now: float) -> int:
     """Apply every passed deadline (CN-24), whoever is connected; the count applied."""
-    due = CodenamesGame.objects.filter(finished=False, deadline__lte=_as_datetime(now)).values_list(
-        "room_id", flat=True
-    )
-    applied = 0
-    for room_id in list(due):
-        with transaction.atomic():
-            room = Room.objects.select_for_update().get(pk=room_id)
-            game = current_game(room, lock=True)
-            if game is None or game.finished:
-                continue
-            state = engine.state_from_json(game.state)
-            new_state = engine.expire(state, now=now)
-            if new_state is state:
-                passed = engine.deadline(state)
-                if passed is not None and passed <= now:
-                    # Nothing the clock itself can do (a clue's time only shows, CN-24):
-                    # stop sweeping this game until an action sets a new deadline.
-                    CodenamesGame.objects.filter(pk=game.pk).update(deadline=None)
-                continue
-            _save(room, game, new_state)
-            applied += 1
-    return applied
+    return sweep_deadlines(CodenamesGame, now, _expire)
+
+
+def _expire(room: Room, game: CodenamesGame, now: float) -> float | None:
+    state = engine.state_from_json(game.state)
+    new_state = engine.expire(state, now=now)
+    if new_state is state:
+        return engine.deadline(state) or 0.0
+    _save(room, game, new_state)
+    return None

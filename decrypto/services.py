@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import secrets
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from decrypto import engine
@@ -29,7 +27,7 @@ from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
-from rooms.services import bump
+from rooms.services import as_datetime, bump, sweep_deadlines
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -42,10 +40,6 @@ def current_game(room: Room, *, lock: bool = False) -> DecryptoGame | None:
     if lock:
         games = games.select_for_update()
     return games.first()
-
-
-def _as_datetime(timestamp: float | None) -> datetime | None:
-    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
 def _room_error(error: engine.RuleError) -> RoomError:
@@ -135,7 +129,7 @@ def game_start(
         seed=str(seed),
         state=engine.state_to_json(state),
         seat_teams={p.public_id: p.team for p in players},
-        deadline=_as_datetime(engine.deadline(state)),
+        deadline=as_datetime(engine.deadline(state)),
     )
     bump(room)
     return created
@@ -164,7 +158,7 @@ def game_act(*, room: Room, player: Player, action: dict[str, Any]) -> None:
 
 def _save(room: Room, game: DecryptoGame, state: engine.State) -> None:
     game.state = engine.state_to_json(state)
-    game.deadline = _as_datetime(engine.deadline(state))
+    game.deadline = as_datetime(engine.deadline(state))
     fields = ["state", "deadline", "updated_at"]
     result = engine.outcome(state)
     if result is not None and not game.finished:
@@ -191,29 +185,16 @@ def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:
 
 def expire_due(now: float) -> int:
     """Apply every passed deadline (DC-8), whoever is connected; the count applied."""
-    due = DecryptoGame.objects.filter(finished=False, deadline__lte=_as_datetime(now)).values_list(
-        "pk", "room_id"
-    )
-    applied = 0
-    for game_id, room_id in list(due):
-        with transaction.atomic():
-            room = Room.objects.select_for_update().get(pk=room_id)
-            game = DecryptoGame.objects.select_for_update().get(pk=game_id)
-            current = current_game(room)
-            if game.finished or current is None or current.pk != game.pk:
-                # An older game left running: nothing to time any more.
-                DecryptoGame.objects.filter(pk=game.pk).update(deadline=None)
-                continue
-            state = engine.state_from_json(game.state)
-            new_state = engine.expire(state, now=now)
-            if new_state is state:
-                # Not due after all (an action moved the deadline since the query): keep
-                # the column in step with the state, which never nulls a future deadline.
-                DecryptoGame.objects.filter(pk=game.pk).update(deadline=_as_datetime(engine.deadline(state)))
-                continue
-            _save(room, game, new_state)
-            applied += 1
-    return applied
+    return sweep_deadlines(DecryptoGame, now, _expire)
+
+
+def _expire(room: Room, game: DecryptoGame, now: float) -> float | None:
+    state = engine.state_from_json(game.state)
+    new_state = engine.expire(state, now=now)
+    if new_state is state:
+        return engine.deadline(state) or 0.0
+    _save(room, game, new_state)
+    return None
 
 
 TIMER_RANGE = (15, 120)

@@ -61,3 +61,27 @@ class Player(models.Model):
     @property
     def is_seated(self) -> bool:
         return self.role != self.SPECTATOR
+
+
+class GameRecord(models.Model):
+    """One game of a room, as its engine saved it after the last action (abstract).
+
+    ``state`` is the engine's whole JSON, so a restart resumes exactly; the other columns
+    are copies kept for queries (the room's current game, the clock's sweep).
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="%(app_label)s_games")
+    number = models.PositiveIntegerField()
+    # 128 random bits as a decimal string. The board or keywords and every secret derive
+    # from it, and the engines are open source: a small seed could be searched from what
+    # the table shows. It never leaves the server; the engine keeps a copy in ``state``.
+    seed = models.CharField(max_length=40)
+    state = models.JSONField()
+    finished = models.BooleanField(default=False)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["room", "-number"]

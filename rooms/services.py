@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomError
 from rooms.games import WordRules, game_names, get_game
-from rooms.models import Player, Room
+from rooms.models import GameRecord, Player, Room
 from rooms.slugs import is_valid_slug
 from rooms.words import OWN_WORDS_MAX, PACK_LANGUAGES, WORD_MODES, parse_own_words
 
@@ -324,3 +324,38 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
     if kind == "bad_character":
         return RoomError("bad_words", _("“%(word)s” contains an invisible or control character."), word=word)
     return RoomError("bad_words", _("At most %(limit)s words."), limit=OWN_WORDS_MAX)
+
+
+def as_datetime(timestamp: float | None) -> datetime | None:
+    """An engine's time (Unix seconds) as a database timestamp."""
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def sweep_deadlines(
+    model: type[GameRecord], now: float, expire: Callable[[Room, Any, float], float | None]
+) -> int:
+    """Apply every passed deadline of one game's records, whoever is connected.
+
+    ``expire(room, game, now)`` applies the engine's deadline and saves, returning
+    ``None``, or returns the state's deadline when there was nothing to apply. Each game
+    is re-read under its room's lock, so several server processes sweeping at once
+    apply a deadline once.
+    """
+    due = model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
+    applied = 0
+    for game_id, room_id in list(due):
+        with transaction.atomic():
+            room = Room.objects.select_for_update().get(pk=room_id)
+            game = model.objects.select_for_update().get(pk=game_id)
+            if game.finished or game.deadline is None or game.deadline > as_datetime(now):
+                continue  # another process, or an action, got there first
+            untouched = expire(room, game, now)
+            if untouched is None:
+                applied += 1
+            else:
+                # Nothing the clock can do (a Codenames clue's time only shows, CN-24):
+                # keep a future deadline, drop a past one so the sweep stops selecting it.
+                model.objects.filter(pk=game.pk).update(
+                    deadline=as_datetime(untouched) if untouched > now else None
+                )
+    return applied

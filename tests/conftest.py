@@ -279,3 +279,28 @@ def shots_dir() -> str:
     path = os.path.join(django_settings.BASE_DIR, "test-artifacts")
     os.makedirs(path, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """Pages in fresh browser contexts (one per player), all closed when the test ends.
+
+    Teardown then waits until the server has recorded every departure: a server still
+    writing while pytest empties the tables can deadlock PostgreSQL's TRUNCATE.
+    """
+    from rooms.models import Player
+
+    contexts: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+    for _ in range(400):
+        if not Player.objects.filter(connections__gt=0).exists():
+            break
+        time.sleep(0.05)

@@ -33,15 +33,17 @@ def _saved(slug: str) -> dict[str, Any]:
     return CodenamesGame.objects.filter(room__slug=slug).order_by("-number").first().state  # type: ignore[union-attr]
 
 
-def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+def test_four_players_and_a_key_phone_play_to_a_win(
+    daphne_server: Any, open_page: Any, shots_dir: str
+) -> None:
     slug = "browser-codenames"
     url = f"{daphne_server.url}/r/{slug}/"
     pages = {
-        "rosa": browser.new_context().new_page(),
-        "rui": browser.new_context(**PHONE).new_page(),
-        "bea": browser.new_context().new_page(),
-        "bo": browser.new_context(**PHONE).new_page(),
-        "tv": browser.new_context(viewport={"width": 1280, "height": 800}).new_page(),
+        "rosa": open_page(),
+        "rui": open_page(**PHONE),
+        "bea": open_page(),
+        "bo": open_page(**PHONE),
+        "tv": open_page(viewport={"width": 1280, "height": 800}),
     }
     frames = {name: _capture(page) for name, page in pages.items()}
     _join(pages["rosa"], url, "Rosa", "red", "spymaster")
@@ -60,7 +62,7 @@ def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser:
     pages["rosa"].click(".device-link summary")
     pages["rosa"].wait_for_selector("#device-link-url")
     link = pages["rosa"].input_value("#device-link-url")
-    phone = browser.new_context(**PHONE).new_page()
+    phone = open_page(**PHONE)
     frames["phone"] = _capture(phone)
     phone.goto(link)
     phone.wait_for_selector(".board .card.keyed >> nth=0")
@@ -113,11 +115,11 @@ def test_four_players_and_a_key_phone_play_to_a_win(daphne_server: Any, browser:
 
 
 def test_cn30_cooperative_game_in_browsers_to_a_scored_win(
-    daphne_server: Any, browser: Any, shots_dir: str
+    daphne_server: Any, open_page: Any, shots_dir: str
 ) -> None:
     slug = "browser-coop"
     url = f"{daphne_server.url}/r/{slug}/"
-    spy, op = browser.new_context().new_page(), browser.new_context(**PHONE).new_page()
+    spy, op = open_page(), open_page(**PHONE)
     _join(spy, url, "Sol", "red", "spymaster")
     _join(op, url, "Oli", "red", "operative")
     op.wait_for_selector("#deal:has-text('co-operative')")
@@ -152,7 +154,7 @@ def test_cn30_cooperative_game_in_browsers_to_a_scored_win(
     op.screenshot(path=f"{shots_dir}/codenames-coop-win.png", full_page=True)
 
 
-def test_a_turn_in_italian_with_italian_words(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+def test_a_turn_in_italian_with_italian_words(daphne_server: Any, open_page: Any, shots_dir: str) -> None:
     """Issue 7: a group plays entirely in its language, cards and screens alike."""
     from pathlib import Path
 
@@ -166,7 +168,7 @@ def test_a_turn_in_italian_with_italian_words(daphne_server: Any, browser: Any, 
     url = f"{daphne_server.url}/r/{slug}/"
     people = [("Rita", "red", "spymaster"), ("Rocco", "red", "operative"),
               ("Bice", "blue", "spymaster"), ("Bruno", "blue", "operative")]  # fmt: skip
-    pages = {name: browser.new_context(locale="it-IT").new_page() for name, _t, _r in people}
+    pages = {name: open_page(locale="it-IT") for name, _t, _r in people}
     for name, team, role in people:
         _join(pages[name], url, name, team, role)
     pages["Rocco"].click("#deal")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -159,14 +158,6 @@ def test_cn16_second_confirmation_waits_for_the_row_lock_on_postgresql() -> None
 # ---- two server processes, two sockets --------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def two_servers(django_db_setup: Any, redis_url: str) -> Iterator[tuple[DaphneServer, DaphneServer]]:
-    first, second = DaphneServer(redis_url).start(), DaphneServer(redis_url).start()
-    yield first, second
-    first.stop()
-    second.stop()
-
-
 def _socket(stack: ExitStack, server: DaphneServer, slug: str, uid: str) -> Any:
     key = make_session(uid)
     ws = stack.enter_context(
@@ -188,12 +179,26 @@ def _until(ws: Any, predicate: Any) -> dict[str, Any]:
             return message
 
 
-def test_cn16_two_sockets_on_two_servers_apply_exactly_one(
-    two_servers: tuple[DaphneServer, DaphneServer],
-) -> None:
+def test_cn16_two_sockets_on_two_servers_apply_exactly_one(redis_url: str) -> None:
     slug = "race-sockets"
     state, (first, second) = _one_guess_left(slug)
-    stack = ExitStack()
+    with ExitStack() as stack:
+        # Both servers stop inside the test: a server still writing (a socket's departure)
+        # while pytest empties the tables can deadlock PostgreSQL's TRUNCATE.
+        two_servers = (DaphneServer(redis_url).start(), DaphneServer(redis_url).start())
+        for server in two_servers:
+            stack.callback(server.stop)
+        _race_sockets(stack, two_servers, slug, state, first, second)
+
+
+def _race_sockets(
+    stack: ExitStack,
+    two_servers: tuple[DaphneServer, DaphneServer],
+    slug: str,
+    state: dict[str, Any],
+    first: int,
+    second: int,
+) -> None:
     rui = _socket(stack, two_servers[0], slug, f"{slug}-rui")
     ria = _socket(stack, two_servers[1], slug, f"{slug}-ria")
     barrier = threading.Barrier(2)
@@ -220,4 +225,3 @@ def test_cn16_two_sockets_on_two_servers_apply_exactly_one(
     assert sum(1 for c in finals[0]["play"]["cards"] if c["covered"]) == _covered(state) + 1
     assert _covered(_state(slug)) == _covered(state) + 1
     assert Player.objects.filter(room__slug=slug).count() == len(LAYOUT)
-    stack.close()

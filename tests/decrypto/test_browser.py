@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from decrypto.models import DecryptoGame
 from rooms.models import Player
-from tests.codenames.table import key_leaks  # noqa: F401  (same capture idea, Decrypto checks below)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -95,20 +97,35 @@ def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[st
     return _game(slug).state
 
 
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def _secrets_in(frames: list[str], words: list[str]) -> list[str]:
-    text = "".join(frames)
-    return [w for w in words if w in text]
+    """The keywords that any value in the frames names (as a whole word, any case).
+
+    Values, not raw bytes: a real pack's keyword may also be a JSON key ("round").
+    """
+    values = [v.casefold() for frame in frames for v in _strings(json.loads(frame))]
+    return [w for w in words if any(re.search(rf"\b{re.escape(w.casefold())}\b", v) for v in values)]
 
 
-def test_two_teams_of_two_play_to_the_end(daphne_server: Any, browser: Any, shots_dir: str) -> None:
+def test_two_teams_of_two_play_to_the_end(daphne_server: Any, open_page: Any, shots_dir: str) -> None:
     slug = "browser-decrypto"
     url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
     names = {"ann": "white", "amy": "white", "bob": "black", "ben": "black"}
-    pages = {name: browser.new_context(**(PHONE if i % 2 else {})).new_page() for i, name in enumerate(names)}
+    pages = {name: open_page(**(PHONE if i % 2 else {})) for i, name in enumerate(names)}
     frames = {name: _capture(page) for name, page in pages.items()}
     for name, team in names.items():
         _join(pages[name], url, name, team)
-    tv = browser.new_context().new_page()
+    tv = open_page()
     frames["tv"] = _capture(tv)
     tv.goto(f"{daphne_server.url}/r/{slug}/")
     pages["ann"].click("#dc-deal")
@@ -139,12 +156,12 @@ def test_two_teams_of_two_play_to_the_end(daphne_server: Any, browser: Any, shot
 
 
 def test_dc40_three_players_interceptor_game_to_the_end(
-    daphne_server: Any, browser: Any, shots_dir: str
+    daphne_server: Any, open_page: Any, shots_dir: str
 ) -> None:
     slug = "browser-interceptor"
     url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
     names = {"ivy": "white", "ann": "black", "amy": "black"}
-    pages = {name: browser.new_context(**PHONE).new_page() for name in names}
+    pages = {name: open_page(**PHONE) for name in names}
     frames = {name: _capture(page) for name, page in pages.items()}
     for name, team in names.items():
         _join(pages[name], url, name, team)

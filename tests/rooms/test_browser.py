@@ -15,11 +15,11 @@ def _join(page: Any, url: str, name: str) -> None:
 
 
 def test_two_browsers_see_each_other_arrive_and_change_seats(
-    daphne_server: Any, browser: Any, shots_dir: str
+    daphne_server: Any, open_page: Any, shots_dir: str
 ) -> None:
     url = f"{daphne_server.url}/r/browser-lobby/"
-    ada = browser.new_context().new_page()
-    bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    ada = open_page()
+    bob = open_page(viewport={"width": 390, "height": 844})
     _join(ada, url, "Ada")
     _join(bob, url, "Bob")
 
@@ -39,8 +39,8 @@ def test_two_browsers_see_each_other_arrive_and_change_seats(
     ada.screenshot(path=f"{shots_dir}/lobby.png", full_page=True)
 
 
-def test_a_name_with_markup_is_shown_as_text(daphne_server: Any, browser: Any) -> None:
-    page = browser.new_context().new_page()
+def test_a_name_with_markup_is_shown_as_text(daphne_server: Any, open_page: Any) -> None:
+    page = open_page()
     _join(page, f"{daphne_server.url}/r/browser-escape/", "<img src=x onerror=1>")
     chip = page.wait_for_selector(".person .name")
     assert chip.text_content() == "<img src=x onerror=1>"
