@@ -310,3 +310,35 @@ async def test_unknown_device_link_is_refused(channel_layer: str) -> None:
     assert (await phone.receive_type("error"))["code"] == "link_revoked"
     response = await sync_to_async(lambda: HttpClient().get(f"/r/cn-nolink/device/{'x' * 43}/"))()
     assert response.status_code == 404
+
+
+async def test_cn20_cn21_rejected_clue_ends_the_turn_and_offers_a_penalty_cover(channel_layer: str) -> None:
+    table = await open_table("cn-challenge", STANDARD)
+    state = await deal(table)
+    team = state["team"]
+    other = "blue" if team == "red" else "red"
+    await act(
+        table[spymaster_of(team)], {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 2}
+    )
+    state = await game_state(table.slug)
+    # Only the opposing spymaster may reject (CN-20).
+    reply = await act(table[operative_of(other)], {"action": "reject_clue", "turn": state["turn"]})
+    assert reply["type"] == "error"
+    reply = await act(table[spymaster_of(other)], {"action": "reject_clue", "turn": state["turn"]})
+    assert reply["type"] == "state"
+    assert reply["play"]["log"][-1]["rejected"] is True and reply["play"]["team"] == other
+    assert reply["play"]["penalty_owed"] == other
+    state = await game_state(table.slug)
+    # CN-21: before their own clue, the challenger may cover one of their own agents.
+    wrong = next(i for i, who in enumerate(state["key"]) if who == team)
+    reply = await act(
+        table[spymaster_of(other)], {"action": "penalty_cover", "turn": state["turn"], "position": wrong}
+    )
+    assert reply["type"] == "error" and reply["code"] == "not_own_agent"
+    mine = agents(state, other)[0]
+    reply = await act(
+        table[spymaster_of(other)], {"action": "penalty_cover", "turn": state["turn"], "position": mine}
+    )
+    assert reply["type"] == "state" and reply["play"]["cards"][mine]["covered"]
+    assert reply["play"]["penalty_owed"] is None and reply["play"]["phase"] == "clue"
+    await table.close()

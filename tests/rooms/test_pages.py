@@ -111,3 +111,12 @@ def test_table_view_is_the_game_without_the_lobby(client: Client) -> None:
     assert "table-view" in body
     assert 'id="lobby"' not in body and 'id="join-name"' not in body
     assert 'id="play"' in body
+
+
+def test_pages_forbid_inline_scripts_and_foreign_sources(client: Client) -> None:
+    response = client.get("/r/friday-fun/")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    body = response.content.decode()
+    assert " onchange=" not in body and " onclick=" not in body
