@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.sessions.backends.db import SessionStore
@@ -74,8 +75,11 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(params=["memory", "redis"])
-def channel_layer(request: pytest.FixtureRequest, settings: Any) -> str:
-    """Runs a live-layer test once on the in-memory layer and once on real Redis."""
+def channel_layer(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]:
+    """Runs a live-layer test once on the in-memory layer and once on real Redis.
+
+    The layer is emptied afterwards, so no test hears another's leftover messages.
+    """
     if request.param == "redis":
         url = request.getfixturevalue("redis_url")
         settings.CHANNEL_LAYERS = {
@@ -86,7 +90,10 @@ def channel_layer(request: pytest.FixtureRequest, settings: Any) -> str:
         }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    return str(request.param)
+    yield str(request.param)
+    layer = get_channel_layer()
+    if layer is not None and hasattr(layer, "flush"):
+        async_to_sync(layer.flush)()
 
 
 def make_session(uid: str | None = None, **data: Any) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.test import Client as HttpClient
 
 from rooms.models import Player
@@ -15,14 +13,6 @@ from tests.codenames.table import STANDARD, Table, act, game_state, key_leaks, o
 from tests.conftest import Client, make_session
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 async def deal(table: Table, dealer: str = "rui") -> dict[str, Any]:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from rooms.models import Room
 from tests.codenames.table import act, game_state, open_table
@@ -14,14 +12,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 COOP = [("rosa", "red", "spymaster"), ("rui", "red", "operative")]
 THREE = [("rosa", "red", "spymaster"), ("bea", "blue", "spymaster"), ("solo", "blue", "operative")]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 def own(state: dict, team: str) -> list[int]:

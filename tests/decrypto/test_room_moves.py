@@ -7,9 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from decrypto import services
 from decrypto.models import DecryptoGame
@@ -29,14 +27,6 @@ from tests.decrypto.table import (
 )
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 @pytest.fixture(autouse=True)

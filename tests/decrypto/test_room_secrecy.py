@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from channels.layers import get_channel_layer
 
 from decrypto import services
 from tests.decrypto.table import (
@@ -36,14 +34,6 @@ WHITE_NOTE = "zqnote-white-mexico"
 BLACK_NOTE = "zqnote-black-beach"
 WHITE_DRAFT = [4, 4, 4]  # repeats: never a code, so only a draft can show it
 BLACK_DRAFT = [3, 3, 3]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from decrypto import services
 from decrypto.models import DecryptoGame
@@ -19,14 +17,6 @@ from tests.conftest import Client, make_session
 from tests.decrypto.table import FOUR, Seat, play_as, saved_game, seat_room, write_pack
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 @pytest.fixture(autouse=True)

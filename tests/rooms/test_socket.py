@@ -3,9 +3,7 @@
 import json
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
@@ -13,14 +11,6 @@ from rooms.models import Player, Room
 from tests.conftest import Client, joined_client
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _flush_layer(channel_layer: str):
-    yield
-    layer = get_channel_layer()
-    if hasattr(layer, "flush"):
-        await layer.flush()
 
 
 async def _room_version(slug: str) -> int:
