@@ -27,7 +27,7 @@ from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
-from rooms.services import as_datetime, bump, sweep_deadlines
+from rooms.services import as_datetime, bump, close_abandoned, save_game, sweep_deadlines
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -119,10 +119,7 @@ def game_start(
         )
     except engine.RuleError as error:
         raise _room_error(error) from None
-    if game is not None and not game.finished:
-        # Abandoned: closed without a winner, so the clock stops looking at its deadline.
-        game.finished, game.deadline = True, None
-        game.save(update_fields=["finished", "deadline", "updated_at"])
+    close_abandoned(game)
     created = DecryptoGame.objects.create(
         room=room,
         number=(game.number + 1) if game else 1,
@@ -157,16 +154,15 @@ def game_act(*, room: Room, player: Player, action: dict[str, Any]) -> None:
 
 
 def _save(room: Room, game: DecryptoGame, state: engine.State) -> None:
-    game.state = engine.state_to_json(state)
-    game.deadline = as_datetime(engine.deadline(state))
-    fields = ["state", "deadline", "updated_at"]
     result = engine.outcome(state)
-    if result is not None and not game.finished:
-        game.finished = True
-        fields.append("finished")
-        _score(room, state.rules.mode, result)
-    game.save(update_fields=fields)
-    bump(room)
+    save_game(
+        room,
+        game,
+        state=engine.state_to_json(state),
+        deadline=engine.deadline(state),
+        over=result is not None,
+        on_finish=lambda: _score(room, state.rules.mode, result) if result is not None else None,
+    )
 
 
 def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:

@@ -331,6 +331,27 @@ def as_datetime(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
+def save_game(room: Room, game: GameRecord, *, state: dict[str, Any], deadline: float | None,
+              over: bool, on_finish: Callable[[], None]) -> None:  # fmt: skip
+    """Store an engine's new state; the first time it is over, ``on_finish`` scores it."""
+    game.state = state
+    game.deadline = as_datetime(deadline)
+    fields = ["state", "deadline", "updated_at"]
+    if over and not game.finished:
+        game.finished = True
+        fields.append("finished")
+        on_finish()
+    game.save(update_fields=fields)
+    bump(room)
+
+
+def close_abandoned(game: GameRecord | None) -> None:
+    """A running game replaced by a new deal: closed without a winner, off the clock."""
+    if game is not None and not game.finished:
+        game.finished, game.deadline = True, None
+        game.save(update_fields=["finished", "deadline", "updated_at"])
+
+
 def sweep_deadlines(
     model: type[GameRecord], now: float, expire: Callable[[Room, Any, float], float | None]
 ) -> int:
