@@ -51,6 +51,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.costs(options["games"])
+        self.decrypto_costs(options["games"])
         if options["live"]:
             asyncio.run(self.live(options["live"], options["rooms"]))
 
@@ -100,6 +101,50 @@ class Command(BaseCommand):
         )
         for seat, values in sizes.items():
             out(f"bytes per push ({seat:<9}) median {statistics.median(values):>6.0f}  max {max(values)}")
+
+    def decrypto_costs(self, games: int) -> None:
+        """Queries per Decrypto move and bytes per push for each of its distinct views."""
+        from decrypto.game import GAME as DECRYPTO
+
+        slug = "bench-decrypto"
+        Room.objects.filter(slug=slug).delete()
+        names = [("wa", "white"), ("wb", "white"), ("ba", "black"), ("bb", "black"), ("sam", "")]
+        for name, team in names:
+            services.room_join(slug=slug, uid=f"{slug}-{name}", name=name, game="decrypto")
+            if team:
+                services.room_sit(slug=slug, uid=f"{slug}-{name}", team=team, role="player")
+
+        def act(name: str, message: dict[str, Any]) -> int:
+            with CaptureQueriesContext(connection) as queries:
+                with services.locked_room(slug) as room:
+                    DECRYPTO.act(room, room.players.get(name=name), message)
+            return len(queries)
+
+        queries: list[int] = []
+        sizes: dict[str, list[int]] = {"encryptor": [], "member": [], "spectator": []}
+        for _ in range(games):
+            act("wa", {"action": "start_game", "confirm": True})
+            state = Room.objects.get(slug=slug).decrypto_games.order_by("-number").first().state  # type: ignore[union-attr]
+            ids = dict(Room.objects.get(slug=slug).players.values_list("public_id", "name"))
+            encryptor = ids[state["turns"]["white"]["encryptor"]]
+            stamp = {"round": state["round"], "phase": state["phase"]}
+            queries.append(
+                act(encryptor, {"action": "submit_clues", **stamp, "clues": ["one", "two", "three"]})
+            )
+            member = next(n for n in ("wa", "wb") if n != encryptor)
+            for seat, name in (("encryptor", encryptor), ("member", member), ("spectator", "sam")):
+                payload = room_state(slug=slug, uid=f"{slug}-{name}")
+                sizes[seat].append(
+                    len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+                )
+        Room.objects.filter(slug=slug).delete()
+        out = self.stdout.write
+        out(f"decrypto: queries per submit_clues  median {statistics.median(queries):>4}  max {max(queries)}")
+        for seat, values in sizes.items():
+            out(
+                f"decrypto: bytes per push ({seat:<9}) median {statistics.median(values):>6.0f}"
+                f"  max {max(values)}"
+            )
 
     async def live(self, base: str, rooms: int) -> None:
         """Rooms of five sockets each; every room deals at once; time until all five hear it."""
