@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,9 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 16 * 1024
 MAX_DEPTH = 4
+# Per socket: a burst of 30 messages, then 10 a second (typing a clue draft sends a few a
+# second). Past that, messages are refused before they reach the database.
+BURST, RATE = 30.0, 10.0
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -93,8 +97,23 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(services.group_name(self.slug), self.channel_name)
         await database_sync_to_async(services.presence_change)(slug=self.slug, uid=self.uid, delta=-1)
 
+    def within_rate(self) -> bool:
+        """A token bucket: True if this message may go on."""
+        now = time.monotonic()
+        allowance = getattr(self, "allowance", BURST)
+        last = getattr(self, "last_message", now)
+        self.allowance = min(BURST, allowance + (now - last) * RATE)
+        self.last_message = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         ref = None
+        if not self.within_rate():
+            await self.send_error("too_fast", _("Too many messages at once: slow down a little."))
+            return
         try:
             message = parse_frame(text_data, bytes_data)
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None

@@ -375,7 +375,8 @@ export function render(container, state, ctx) {
   const status = h("div", { class: `status turn-${play.team}${over ? " over" : ""}`, role: "status" },
     h("span", { class: "turn-badge", "aria-hidden": "true", text: SYMBOL[over ? (play.winner || "assassin") : play.team] }),
     h("span", { class: "status-text", text: statusText(play, seat, names) }), countdown(play));
-  const board = h("div", { class: "board", role: "group", "aria-label": _("Board") },
+  // The cards are in the room's word language, which may not be the page's.
+  const board = h("div", { class: "board", role: "group", "aria-label": _("Board"), lang: state.language || null },
     play.cards.map((c) => card(c, play, seat, names, ctx.send)));
   const bar = h("div", { class: "actions" }, actions(play, seat, ctx.send));
   const endPanel = over ? h("div", { class: "end" },

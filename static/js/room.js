@@ -157,10 +157,30 @@ function renderWords() {
     h("button", { type: "submit", id: "words-save" }, _("Save words")))));
 }
 
+// While a game runs, the lobby folds away under the board (a phone's screen is short);
+// once the player opens or closes it themselves, their choice stands.
+let lobbyChosen = false;
+let lobbyExpected = true;
+const lobbyDetails = document.getElementById("lobby-details");
+if (lobbyDetails) {
+  lobbyDetails.addEventListener("toggle", () => { if (lobbyDetails.open !== lobbyExpected) lobbyChosen = true; });
+}
+
+function foldLobby() {
+  if (!lobbyDetails) return;
+  const count = document.getElementById("lobby-count");
+  if (count) count.textContent = `(${state.players.length})`;
+  const running = Boolean(state.play && state.play.phase !== "over");
+  if (lobbyChosen || lobbyDetails.open === !running) return;
+  lobbyExpected = !running;
+  lobbyDetails.open = !running;
+}
+
 let gameModule = null;
 function render(previous) {
   renderSeats();
   renderWords();
+  foldLobby();
   const play = document.getElementById("play");
   const module = GAMES[state.game];
   if (module !== gameModule) {

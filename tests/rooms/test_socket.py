@@ -167,3 +167,25 @@ async def test_uid_never_reaches_any_browser(channel_layer: str) -> None:
     assert ada.uid not in frames and bob.uid not in frames
     await ada.close()
     await bob.close()
+
+
+async def test_a_flood_of_messages_is_slowed_down_and_the_socket_stays_open(channel_layer: str) -> None:
+    ada = await joined_client("flood", "Ada")
+    for _ in range(80):
+        await ada.send({"action": "sync"})
+    codes, states = [], 0
+    for _ in range(80):
+        try:
+            message = await ada.receive()
+        except TimeoutError:
+            raise AssertionError(f"only {states} states and {len(codes)} errors") from None
+        if message["type"] == "error":
+            codes.append(message["code"])
+        else:
+            states += 1
+    assert codes and set(codes) == {"too_fast"}
+    assert states >= 30  # the burst itself went through
+    # Refused, not disconnected: the socket still answers the next message.
+    await ada.send({"action": "sync"})
+    assert (await ada.receive())["type"] in {"state", "error"}
+    await ada.close()
