@@ -182,7 +182,39 @@ async def joined_client(slug: str, name: str, uid: str | None = None) -> Client:
     return client
 
 
+async def room_version(slug: str) -> int:
+    from rooms.models import Room
+
+    return await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
+
+
+_refs = iter(range(1, 10**9))
+
+
+async def act(client: Client, message: dict[str, Any]) -> dict[str, Any]:
+    """Send a move; return its error, or the first state that follows the change it made."""
+    before = await room_version(client.slug)
+    ref = next(_refs)
+    await client.send({**message, "ref": ref})
+    while True:
+        reply = await client.receive()
+        if reply["type"] == "error" and reply.get("ref") == ref:
+            return reply
+        if reply["type"] == "state" and reply["version"] > before:
+            return reply
+
+
 # ---- a real server and a real browser --------------------------------------------------
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def capture_frames(page: Any) -> list[str]:
+    """Every WebSocket frame the page receives, as text: what a browser really got."""
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -10,9 +10,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from codenames.models import CodenamesGame
-from rooms.models import Room
 from rooms.services import room_join, room_sit
-from tests.conftest import Client, make_session
+from tests.conftest import Client, act, make_session, room_version  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -76,26 +75,6 @@ async def game_state(slug: str) -> dict[str, Any]:
         return CodenamesGame.objects.filter(room__slug=slug).order_by("-number").first().state  # type: ignore[union-attr]
 
     return await sync_to_async(load)()
-
-
-async def room_version(slug: str) -> int:
-    return await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
-
-
-_refs = iter(range(1, 10**9))
-
-
-async def act(client: Client, message: dict[str, Any]) -> dict[str, Any]:
-    """Send a move; return its error, or the first state that follows the change it made."""
-    before = await room_version(client.slug)
-    ref = next(_refs)
-    await client.send({**message, "ref": ref})
-    while True:
-        reply = await client.receive()
-        if reply["type"] == "error" and reply.get("ref") == ref:
-            return reply
-        if reply["type"] == "state" and reply["version"] > before:
-            return reply
 
 
 def _json_documents(raw: str) -> list[Any]:

@@ -8,16 +8,9 @@ import pytest
 
 from codenames.models import CodenamesGame
 from tests.codenames.table import key_leaks
+from tests.conftest import PHONE, capture_frames
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def _capture(page: Any) -> list[str]:
-    frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
-    return frames
 
 
 def _join(page: Any, url: str, name: str, team: str, role: str) -> None:
@@ -45,7 +38,7 @@ def test_four_players_and_a_key_phone_play_to_a_win(
         "bo": open_page(**PHONE),
         "tv": open_page(viewport={"width": 1280, "height": 800}),
     }
-    frames = {name: _capture(page) for name, page in pages.items()}
+    frames = {name: capture_frames(page) for name, page in pages.items()}
     _join(pages["rosa"], url, "Rosa", "red", "spymaster")
     _join(pages["rui"], url, "Rui", "red", "operative")
     _join(pages["bea"], url, "Bea", "blue", "spymaster")
@@ -63,7 +56,7 @@ def test_four_players_and_a_key_phone_play_to_a_win(
     pages["rosa"].wait_for_selector("#device-link-url")
     link = pages["rosa"].input_value("#device-link-url")
     phone = open_page(**PHONE)
-    frames["phone"] = _capture(phone)
+    frames["phone"] = capture_frames(phone)
     phone.goto(link)
     phone.wait_for_selector(".board .card.keyed >> nth=0")
     assert phone.locator("#lobby").count() == 0

@@ -20,9 +20,9 @@ from django.test import Client as HttpClient
 
 from decrypto.game import GAME
 from decrypto.models import DecryptoGame
-from rooms.models import Player, Room
+from rooms.models import Player
 from rooms.services import locked_room, room_join, room_sit
-from tests.conftest import Client, make_session
+from tests.conftest import Client, act, make_session, room_version  # noqa: F401  (re-exported)
 
 TEAMS = ("white", "black")
 OTHER = {"white": "black", "black": "white"}
@@ -115,26 +115,6 @@ def saved_game(slug: str) -> DecryptoGame:
 async def game_state(slug: str) -> dict[str, Any]:
     """The engine's saved state (the test's oracle; never what a browser gets)."""
     return await sync_to_async(lambda: saved_game(slug).state)()
-
-
-async def room_version(slug: str) -> int:
-    return await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
-
-
-_refs = iter(range(1, 10**9))
-
-
-async def act(client: Client, message: dict[str, Any]) -> dict[str, Any]:
-    """Send a move; return its error, or the first state that follows the change it made."""
-    before = await room_version(client.slug)
-    ref = next(_refs)
-    await client.send({**message, "ref": ref})
-    while True:
-        reply = await client.receive()
-        if reply["type"] == "error" and reply.get("ref") == ref:
-            return reply
-        if reply["type"] == "state" and reply["version"] > before:
-            return reply
 
 
 async def page_bytes(slug: str, uid: str | None) -> str:

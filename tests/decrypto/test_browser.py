@@ -11,16 +11,9 @@ import pytest
 
 from decrypto.models import DecryptoGame
 from rooms.models import Player
+from tests.conftest import PHONE, capture_frames
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def _capture(page: Any) -> list[str]:
-    frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
-    return frames
 
 
 def _join(page: Any, url: str, name: str, team: str) -> None:
@@ -122,11 +115,11 @@ def test_two_teams_of_two_play_to_the_end(daphne_server: Any, open_page: Any, sh
     url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
     names = {"ann": "white", "amy": "white", "bob": "black", "ben": "black"}
     pages = {name: open_page(**(PHONE if i % 2 else {})) for i, name in enumerate(names)}
-    frames = {name: _capture(page) for name, page in pages.items()}
+    frames = {name: capture_frames(page) for name, page in pages.items()}
     for name, team in names.items():
         _join(pages[name], url, name, team)
     tv = open_page()
-    frames["tv"] = _capture(tv)
+    frames["tv"] = capture_frames(tv)
     tv.goto(f"{daphne_server.url}/r/{slug}/")
     pages["ann"].click("#dc-deal")
     for page in pages.values():
@@ -162,7 +155,7 @@ def test_dc40_three_players_interceptor_game_to_the_end(
     url = f"{daphne_server.url}/r/{slug}/?game=decrypto"
     names = {"ivy": "white", "ann": "black", "amy": "black"}
     pages = {name: open_page(**PHONE) for name in names}
-    frames = {name: _capture(page) for name, page in pages.items()}
+    frames = {name: capture_frames(page) for name, page in pages.items()}
     for name, team in names.items():
         _join(pages[name], url, name, team)
     pages["ivy"].wait_for_selector("#dc-deal[data-mode='interceptor']")
