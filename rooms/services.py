@@ -292,16 +292,20 @@ def room_set_words(*, slug: str, uid: str | None, game: object, mode: object, te
         words = parse_own_words(text, max_length=rules.max_length, spaces=rules.spaces)
     except ValueError as error:
         raise _words_error(str(error), rules) from None
-    if mode == "own" and len(words) < rules.minimum:
-        raise RoomError(
-            "too_few_words",
-            _("This game needs at least %(minimum)s different words of your own (you gave %(given)s)."),
-            minimum=rules.minimum,
-            given=len(words),
-        )
     with locked_room(slug) as room:
         _player(room, uid)
         words_settings = dict(room.settings.get("words", {}))
+        if not words:
+            # The saved list never goes back to browsers, so an empty box means "keep it"
+            # (a change of mode alone), not "erase it".
+            words = list(words_settings.get(game, {}).get("list", []))
+        if mode == "own" and len(words) < rules.minimum:
+            raise RoomError(
+                "too_few_words",
+                _("This game needs at least %(minimum)s different words of your own (you gave %(given)s)."),
+                minimum=rules.minimum,
+                given=len(words),
+            )
         words_settings[game] = {"mode": mode if words else "pack", "list": words}
         room.settings = {**room.settings, "words": words_settings}
         room.save(update_fields=["settings"])

@@ -22,6 +22,20 @@ def _seating(game_name: str) -> dict[str, Any]:
     }
 
 
+def _public_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The room's settings without its own word lists: only their size and use.
+
+    A short list of a room's own Decrypto keywords would let each team narrow down the
+    other's screen, so the words themselves never leave the server after saving.
+    """
+    public = {key: value for key, value in settings.items() if key != "words"}
+    public["words"] = {
+        game: {"mode": options.get("mode", "pack"), "count": len(options.get("list", []))}
+        for game, options in settings.get("words", {}).items()
+    }
+    return public
+
+
 def _you(room: Room, me: Player, *, device: bool) -> dict[str, Any]:
     """The viewer's own seat; their device link is theirs alone to see."""
     link = reverse("device", args=[room.slug, me.device_token]) if me.device_token else None
@@ -89,7 +103,7 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
         ],
         "you": None if me is None else _you(room, me, device=bool(device_token)),
         "language": room.language,
-        "settings": room.settings,
+        "settings": _public_settings(room.settings),
         "scoreboard": room.scoreboard,
         "play": game.view(room, me),
     }

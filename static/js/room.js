@@ -131,7 +131,8 @@ function renderWords() {
   const panel = document.getElementById("words-panel");
   if (!panel || !state.you || !state.stored) return;
   if (panel.querySelector("textarea") === document.activeElement) return;  // never clobber typing
-  const options = ((state.settings.words || {})[state.game]) || { mode: "pack", list: [] };
+  // The saved words never come back from the server (only how many): pasting replaces them.
+  const options = ((state.settings.words || {})[state.game]) || { mode: "pack", count: 0 };
   const language = h("select", { id: "words-language", "aria-label": _("Word language") },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, text: name })));
   language.value = state.language || "en";
@@ -142,10 +143,9 @@ function renderWords() {
     h("option", { value: "mixed", text: _("Our words mixed into the pack") }));
   mode.value = options.mode;
   const text = h("textarea", { id: "words-text", rows: 4, placeholder: _("One word per line, or separated by commas") });
-  text.value = (options.list || []).join("\n");
   const open = panel.querySelector("details") ? panel.querySelector("details").open : false;
   panel.replaceChildren(h("details", { class: "words", open: open || null },
-    h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: (options.list || []).length }) }),
+    h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: options.count || 0 }) }),
     h("label", { for: "words-language" }, _("Language of the words")), language,
     h("form", { onsubmit: (event) => {
       event.preventDefault();

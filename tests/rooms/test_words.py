@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from pathlib import Path
 
@@ -99,3 +100,18 @@ def test_word_language_is_a_room_setting() -> None:
 def test_room_language_defaults_to_the_creators_interface(client) -> None:  # type: ignore[no-untyped-def]
     client.post("/r/da-capo/join/", {"name": "Ada"}, HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9")
     assert Room.objects.get(slug="da-capo").language == "it"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_own_words_never_go_back_to_browsers_and_an_empty_box_keeps_them() -> None:
+    from rooms.state import room_state
+
+    room_join(slug="own-secret", uid="own-secret-a", name="a", game="decrypto")
+    own = ["zebulon", "quixotic", "marmalade", "fjord", "kumquat", "yodel", "bivouac", "wyvern"]
+    room_set_words(slug="own-secret", uid="own-secret-a", game="decrypto", mode="own", text="\n".join(own))
+    state = room_state(slug="own-secret", uid="own-secret-a")
+    assert state["settings"]["words"] == {"decrypto": {"mode": "own", "count": 8}}
+    assert not [w for w in own if w in json.dumps(state)]
+    room_set_words(slug="own-secret", uid="own-secret-a", game="decrypto", mode="mixed", text="  ")
+    saved = Room.objects.get(slug="own-secret").settings["words"]["decrypto"]
+    assert saved == {"mode": "mixed", "list": own}
