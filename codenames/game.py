@@ -1,4 +1,4 @@
-"""Codenames as a room's game: seats, the view each seat gets, and moves."""
+"""Codenames as a room's game: seats, the engine behind ``rooms.play``, and its views."""
 
 from __future__ import annotations
 
@@ -8,16 +8,13 @@ from django.utils.translation import gettext_lazy as _
 
 from codenames import engine, services
 from codenames.engine.actions import ACTION_NAMES
+from codenames.models import CodenamesGame as Record
+from rooms import play
 from rooms.errors import RoomError
 from rooms.games import Seating, WordRules
-from rooms.models import Player, Room
+from rooms.models import GameRecord, Player, Room
 
-
-def _flag(message: dict[str, Any], name: str) -> bool:
-    value = message.get(name, False)
-    if not isinstance(value, bool):
-        raise RoomError("bad_action", _("'%(name)s' must be true or false."), name=name)
-    return value
+SPYMASTER_VIEW, TABLE_VIEW = "spymaster", "table"
 
 
 class CodenamesGame:
@@ -30,13 +27,15 @@ class CodenamesGame:
     )
     # Own words are card words: single words short enough for a phone's card.
     words = WordRules(minimum=25, max_length=20, spaces=False)
+    record = Record
+    actions = frozenset(ACTION_NAMES)
+    room_actions = {"rotate_spymasters": services.rotate_spymasters}
 
     def is_running(self, room: Room) -> bool:
-        game = services.current_game(room)
-        return game is not None and not game.finished
+        return play.is_running(room)
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
-        game = services.current_game(room, lock=True)
+        game = services.current_game(room)
         if game is None or game.finished:
             return
         if role == "operative" and player.public_id in game.key_seen_by:
@@ -48,39 +47,53 @@ class CodenamesGame:
             game.key_seen_by = [*game.key_seen_by, player.public_id]
             game.save(update_fields=["key_seen_by"])
 
-    def view(self, room: Room, player: Player | None) -> dict[str, Any] | None:
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[engine.State, dict[str, Any]]:
+        return services.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
+
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
+        services.set_house_rules(room, options)
+
+    def load(self, data: dict[str, Any]) -> engine.State:
+        return engine.state_from_json(data)
+
+    def dump(self, state: engine.State) -> dict[str, Any]:
+        return engine.state_to_json(state)
+
+    def apply(
+        self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
+    ) -> engine.State:
+        return services.apply(state, player, message, now)
+
+    def expire(self, state: engine.State, now: float) -> engine.State:
+        return engine.expire(state, now=now)
+
+    def deadline(self, state: engine.State) -> float | None:
+        return engine.deadline(state)
+
+    def outcome(self, state: engine.State) -> engine.Outcome | None:
+        return engine.outcome(state)
+
+    def score(self, board: dict[str, Any], state: engine.State, outcome: engine.Outcome) -> dict[str, Any]:
+        return services.score(board, state.rules.mode, outcome)
+
+    def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
+        """Two views (CN-S1): spymasters see the key; operatives, spectators and visitors do not."""
+        return SPYMASTER_VIEW if player is not None and player.role == "spymaster" else TABLE_VIEW
+
+    def view(self, record: GameRecord, state: engine.State, key: str) -> dict[str, Any]:
         """The one redaction path: the engine's ``view_for`` decides what the seat sees."""
-        game = services.current_game(room)
-        if game is None:
-            return None
-        sees_key = player is not None and player.role == "spymaster"
-        payload = engine.view_for(engine.state_from_json(game.state), sees_key=sees_key)
-        payload["number"] = game.number
+        payload = engine.view_for(state, sees_key=key == SPYMASTER_VIEW)
+        payload["number"] = record.number
         return payload
 
     def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
-        action = message["action"]
-        fields = {k: v for k, v in message.items() if k != "ref"}
-        if action == "start_game":
-            mode = fields.get("mode")
-            if mode is not None and not isinstance(mode, str):
-                raise RoomError("bad_mode", _("There is no such game mode."))
-            if not player.is_seated:
-                raise RoomError("not_seated", _("Take a seat to deal a game."))
-            services.game_start(room=room, player=player, mode=mode, confirm=_flag(fields, "confirm"))
-        elif action == "house_rules":
-            if not player.is_seated:
-                raise RoomError("not_seated", _("Take a seat to change the house rules."))
-            services.set_house_rules(room=room, options={k: v for k, v in fields.items() if k != "action"})
-        elif action == "rotate_spymasters":
-            services.rotate_spymasters(room=room)
-        elif action in ACTION_NAMES:
-            services.game_act(room=room, player=player, message=fields)
-        else:
-            raise RoomError("unknown_action", _("Unknown action: %(action)s"), action=str(action)[:40])
+        """A move through the one game path (the caller holds the room's lock)."""
+        play.act(room, list(room.players.all()), player, message)
 
     def expire_due(self, now: float) -> int:
-        return services.expire_due(now)
+        return play.expire_due(self, now)
 
 
 GAME = CodenamesGame()

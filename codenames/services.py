@@ -1,15 +1,14 @@
-"""Codenames in a room: load → engine.apply → save → notify, under the room's row lock.
+"""Codenames' own room rules: which variant the seats allow, dealing, house rules.
 
-The callers (the room consumer, the clock) hold the room's row lock, so actions on one
-game are applied one at a time; every action also carries the engine's turn counter, so
-a double tap or a stale screen is refused, never applied twice.
+Applying moves, deadlines, saving and scoring go through the one game path of
+``rooms.play``; this module holds only what is Codenames' own. The callers hold the
+room's row lock; every move carries the engine's turn counter, so a double tap or a
+stale screen is refused, never applied twice.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import secrets
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +21,6 @@ from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
-from rooms.services import as_datetime, bump, close_abandoned, save_game, sweep_deadlines
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -38,11 +36,8 @@ def rule_errors() -> Iterator[None]:
         raise RoomError(error.code, ENGINE_MESSAGES.get(error.code, error.message), **error.params) from None
 
 
-def current_game(room: Room, *, lock: bool = False) -> CodenamesGame | None:
-    games = room.codenames_games.order_by("-number")
-    if lock:
-        games = games.select_for_update()
-    return games.first()
+def current_game(room: Room) -> CodenamesGame | None:
+    return room.codenames_games.order_by("-number").first()
 
 
 def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
@@ -55,10 +50,6 @@ def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
         guess_seconds=options.get("guess_seconds") if options.get("timer") else None,
         coop_team=engine.Team(options.get("coop_team", "red")),
     )
-
-
-def _seated(room: Room) -> list[Player]:
-    return [p for p in room.players.all() if p.is_seated]
 
 
 def infer_mode(players: list[Player]) -> engine.Mode:
@@ -100,40 +91,25 @@ def check_seats(players: list[Player], mode: engine.Mode) -> engine.Team | None:
     return engine.Team(playing[0])
 
 
-def game_start(
-    *, room: Room, player: Player, mode: str | None, confirm: bool, seed: int | None = None
-) -> None:
-    """Deal a new game (CN-3..CN-5, CN-19); abandoning a running one needs ``confirm``."""
-    game = current_game(room, lock=True)
-    if game is not None and not game.finished and not confirm:
-        raise RoomError("confirm_abandon", _("A game is running: confirm to abandon it and deal a new one."))
-    players = _seated(room)
+def deal(room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any],
+         now: float) -> tuple[engine.State, dict[str, Any]]:  # fmt: skip
+    """A new game (CN-3..CN-5, CN-19) in the mode asked for or the one the seats allow."""
+    seated = [p for p in players if p.is_seated]
     try:
-        chosen = engine.Mode(mode) if mode else infer_mode(players)
+        chosen = engine.Mode(mode) if mode else infer_mode(seated)
     except ValueError:
         raise RoomError("bad_mode", _("There is no such game mode.")) from None
-    coop_team = check_seats(players, chosen)
+    coop_team = check_seats(seated, chosen)
     pack = room_word_list(
         room.settings.get("words", {}).get("codenames", {}), load_pack(WORDS_DIR, room.language)
     )
-    recent = [g.state["words"] for g in room.codenames_games.order_by("-number")]
-    words = fresh_words(pack, recent, BOARD_SIZE)
-    seed = secrets.randbits(128) if seed is None else seed
+    words = fresh_words(pack, [state["words"] for state in recent], BOARD_SIZE)
     with rule_errors():
         rules = room_rules(room, chosen)
         if coop_team is not None:
             rules = dataclasses.replace(rules, coop_team=coop_team)
-        state = engine.new_game(words=words, seed=seed, rules=rules, now=time.time())
-    close_abandoned(game)
-    CodenamesGame.objects.create(
-        room=room,
-        number=(game.number + 1) if game else 1,
-        seed=str(seed),
-        state=engine.state_to_json(state),
-        key_seen_by=[p.public_id for p in players if p.role == "spymaster"],
-        deadline=as_datetime(engine.deadline(state)),
-    )
-    bump(room)
+        state = engine.new_game(words=words, seed=seed, rules=rules, now=now)
+    return state, {"key_seen_by": [p.public_id for p in seated if p.role == "spymaster"]}
 
 
 def actor_for(player: Player, state: engine.State) -> engine.Actor:
@@ -145,53 +121,28 @@ def actor_for(player: Player, state: engine.State) -> engine.Actor:
     raise RoomError("not_seated", _("Take a seat to play."))
 
 
-def game_act(*, room: Room, player: Player, message: dict[str, Any]) -> None:
-    game = current_game(room, lock=True)
-    if game is None:
-        raise RoomError("no_game", _("No game has been dealt yet."))
-    state = engine.state_from_json(game.state)
-    now = time.time()
-    expired = engine.expire(state, now=now)
-    if expired is not state:
-        # Save the passed deadline even if the move is refused (the caller commits it),
-        # so the refused player's screen shows why: the turn has already ended.
-        _save(room, game, expired)
-        state = expired
+def apply(state: engine.State, player: Player, message: dict[str, Any], now: float) -> engine.State:
     with rule_errors():
         action = engine.action_from_json(message)
-        new_state = engine.apply(state, actor_for(player, state), action, now=now)
-    _save(room, game, new_state)
+        return engine.apply(state, actor_for(player, state), action, now=now)
 
 
-def _save(room: Room, game: CodenamesGame, state: engine.State) -> None:
-    result = engine.outcome(state)
-    save_game(
-        room,
-        game,
-        state=engine.state_to_json(state),
-        deadline=engine.deadline(state),
-        over=result is not None,
-        on_finish=lambda: _score(room, state.rules.mode, result) if result is not None else None,
-    )
-
-
-def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:
-    board = dict(room.scoreboard.get("codenames", {}))
+def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> dict[str, Any]:
+    """The room's tally: games won per team; co-operative games played and the best score."""
     if mode is engine.Mode.COOP:
         board["coop_played"] = board.get("coop_played", 0) + 1
         if result.score is not None:
             board["coop_best"] = max(board.get("coop_best", 0), result.score)
     elif result.winner is not None:
         board[result.winner.value] = board.get(result.winner.value, 0) + 1
-    room.scoreboard = {**room.scoreboard, "codenames": board}
-    room.save(update_fields=["scoreboard"])
+    return board
 
 
 TIMER_RANGE = (30, 300)
 NOTES_MAX = 500
 
 
-def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
+def set_house_rules(room: Room, options: dict[str, Any]) -> None:
     """Record the room's house rules (CN-25..CN-29); they apply from the next deal."""
     unknown = set(options) - {"multi_word_clues", "timer", "clue_seconds", "guess_seconds", "notes"}
     if unknown:
@@ -220,18 +171,16 @@ def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
     current.setdefault("clue_seconds", 120)
     current.setdefault("guess_seconds", 90)
     room.settings = {**room.settings, "codenames": current}
-    room.save(update_fields=["settings"])
-    bump(room)
 
 
-def rotate_spymasters(*, room: Room) -> None:
+def rotate_spymasters(room: Room, players: list[Player], player: Player) -> None:
     """CN-19: between games, each team's next operative (in joining order) leads."""
     game = current_game(room)
     if game is not None and not game.finished:
         raise RoomError("game_running", _("Spymasters rotate between games."))
     changed: list[Player] = []
     for team in ("red", "blue"):
-        members = [p for p in room.players.all() if p.team == team and p.is_seated]
+        members = [p for p in players if p.team == team and p.is_seated]
         leader = next((p for p in members if p.role == "spymaster"), None)
         operatives = [p for p in members if p.role == "operative"]
         if leader is None or not operatives:
@@ -243,18 +192,3 @@ def rotate_spymasters(*, room: Room) -> None:
     if not changed:
         raise RoomError("nothing_to_rotate", _("No team has both a spymaster and an operative."))
     Player.objects.bulk_update(changed, ["role"])
-    bump(room)
-
-
-def expire_due(now: float) -> int:
-    """Apply every passed deadline (CN-24), whoever is connected; the count applied."""
-    return sweep_deadlines(CodenamesGame, now, _expire)
-
-
-def _expire(room: Room, game: CodenamesGame, now: float) -> float | None:
-    state = engine.state_from_json(game.state)
-    new_state = engine.expire(state, now=now)
-    if new_state is state:
-        return engine.deadline(state) or 0.0
-    _save(room, game, new_state)
-    return None

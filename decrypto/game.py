@@ -1,4 +1,4 @@
-"""Decrypto as a room's game: seats, the view each seat gets, and moves."""
+"""Decrypto as a room's game: seats, the engine behind ``rooms.play``, and its views."""
 
 from __future__ import annotations
 
@@ -8,21 +8,16 @@ from django.utils.translation import gettext_lazy as _
 
 from decrypto import engine, services
 from decrypto.engine.actions import ACTION_NAMES
+from decrypto.models import DecryptoGame as Record
+from rooms import play
 from rooms.errors import RoomError
 from rooms.games import Seating, WordRules
-from rooms.models import Player, Room
+from rooms.models import GameRecord, Player, Room
 
-ENGINE_ACTIONS = frozenset(ACTION_NAMES.values())
 # Keys of the room protocol that are not the engine's: the action's name (sent to the
 # engine as "type") and the client's reference number (echoed only in errors).
 ROOM_KEYS = ("action", "ref")
-
-
-def _flag(message: dict[str, Any], name: str) -> bool:
-    value = message.get(name, False)
-    if not isinstance(value, bool):
-        raise RoomError("bad_action", _("'%(name)s' must be true or false."), name=name)
-    return value
+TABLE_VIEW = "table"
 
 
 def engine_action(message: dict[str, Any]) -> dict[str, Any]:
@@ -41,10 +36,12 @@ class DecryptoGame:
     # Own keywords may be short phrases (DC-16 allows phrases for clues, and a group's
     # inside jokes make good keywords).
     words = WordRules(minimum=8, max_length=30, spaces=True)
+    record = Record
+    actions = frozenset(ACTION_NAMES.values())
+    room_actions: dict[str, Any] = {}
 
     def is_running(self, room: Room) -> bool:
-        game = services.current_game(room)
-        return game is not None and not game.finished
+        return play.is_running(room)
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.
@@ -53,7 +50,7 @@ class DecryptoGame:
         watch and come back to their own team, never sit with the other team. Anyone
         else may not join a team while the game runs: the engine has no seat for them.
         """
-        game = services.current_game(room, lock=True)
+        game = services.current_game(room)
         if game is None or game.finished or role == Player.SPECTATOR:
             return
         home = game.seat_teams.get(player.public_id)
@@ -67,42 +64,60 @@ class DecryptoGame:
                 "team_locked", _("You have seen your team's keywords: you can change teams in the next game.")
             )
 
-    def view(self, room: Room, player: Player | None) -> dict[str, Any] | None:
-        """The one redaction path: the engine's ``view_for`` decides what the player sees.
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[engine.State, dict[str, Any]]:
+        return services.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
+
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
+        services.set_house_rules(room, options)
+
+    def load(self, data: dict[str, Any]) -> engine.State:
+        return engine.state_from_json(data)
+
+    def dump(self, state: engine.State) -> dict[str, Any]:
+        return engine.state_to_json(state)
+
+    def apply(
+        self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
+    ) -> engine.State:
+        return services.apply(state, player, engine_action(message), now)
+
+    def expire(self, state: engine.State, now: float) -> engine.State:
+        return engine.expire(state, now=now)
+
+    def deadline(self, state: engine.State) -> float | None:
+        return engine.deadline(state)
+
+    def outcome(self, state: engine.State) -> engine.Outcome | None:
+        return engine.outcome(state)
+
+    def score(self, board: dict[str, Any], state: engine.State, outcome: engine.Outcome) -> dict[str, Any]:
+        return services.score(board, state.rules.mode, outcome)
+
+    def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
+        """A roster player's own view (it names their seat and tasks); one view for all others.
 
         The game's roster, not the room seat, says who the player is: a roster player who
         stepped out to watch still sees their own team's screen, and nothing more.
         """
-        game = services.current_game(room)
-        if game is None:
-            return None
-        state = engine.state_from_json(game.state)
-        payload = engine.view_for(state, player=player.public_id if player is not None else None)
-        payload["number"] = game.number
+        if player is not None and player.public_id in record.seat_teams:  # type: ignore[attr-defined]
+            return f"player:{player.public_id}"
+        return TABLE_VIEW
+
+    def view(self, record: GameRecord, state: engine.State, key: str) -> dict[str, Any]:
+        """The one redaction path: the engine's ``view_for`` decides what the player sees."""
+        player = key.removeprefix("player:") if key.startswith("player:") else None
+        payload = engine.view_for(state, player=player)
+        payload["number"] = record.number
         return payload
 
     def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
-        action = message["action"]
-        if action == "start_game":
-            mode = message.get("mode")
-            if mode is not None and not isinstance(mode, str):
-                raise RoomError("bad_mode", _("There is no such game mode."))
-            if not player.is_seated:
-                raise RoomError("not_seated", _("Take a seat to deal a game."))
-            services.game_start(room=room, player=player, mode=mode, confirm=_flag(message, "confirm"))
-        elif action == "house_rules":
-            if not player.is_seated:
-                raise RoomError("not_seated", _("Take a seat to change the house rules."))
-            services.set_house_rules(
-                room=room, options={k: v for k, v in message.items() if k not in ROOM_KEYS}
-            )
-        elif action in ENGINE_ACTIONS:
-            services.game_act(room=room, player=player, action=engine_action(message))
-        else:
-            raise RoomError("unknown_action", _("Unknown action: %(action)s"), action=str(action)[:40])
+        """A move through the one game path (the caller holds the room's lock)."""
+        play.act(room, list(room.players.all()), player, message)
 
     def expire_due(self, now: float) -> int:
-        return services.expire_due(now)
+        return play.expire_due(self, now)
 
 
 GAME = DecryptoGame()

@@ -1,8 +1,9 @@
-"""Decrypto in a room: load → engine.apply → save → notify, under the room's row lock.
+"""Decrypto's own room rules: rosters from seats, dealing, the timer setting, scoring.
 
-The callers (the room consumer, the clock) hold the room's row lock, so actions on one
-game are applied one at a time; every timed action also carries the round and phase its
-screen showed, so a double tap or a stale screen is refused, never applied twice.
+Applying moves, deadlines, saving and scoring go through the one game path of
+``rooms.play``; this module holds only what is Decrypto's own. The callers hold the
+room's row lock; every timed action also carries the round and phase its screen showed,
+so a double tap or a stale screen is refused, never applied twice.
 
 Seats → rosters. A room seat is a team (``white``/``black``) with the role ``player``;
 spectators do not play. Rotation order (DC-5) is the order in which players joined the
@@ -15,8 +16,6 @@ whichever room colour they sit at. ``DecryptoGame.seat_teams`` remembers the roo
 
 from __future__ import annotations
 
-import secrets
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
 from rooms.errors import RoomError
 from rooms.models import Player, Room
-from rooms.services import as_datetime, bump, close_abandoned, save_game, sweep_deadlines
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -35,11 +33,8 @@ TEAMS = ("white", "black")
 DEFAULT_TIMER = 30  # DC-8
 
 
-def current_game(room: Room, *, lock: bool = False) -> DecryptoGame | None:
-    games = room.decrypto_games.order_by("-number")
-    if lock:
-        games = games.select_for_update()
-    return games.first()
+def current_game(room: Room) -> DecryptoGame | None:
+    return room.decrypto_games.order_by("-number").first()
 
 
 def _room_error(error: engine.RuleError) -> RoomError:
@@ -56,11 +51,6 @@ def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
     if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int)):
         raise RoomError("bad_rules", _("The timer must be off or a whole number of seconds from 15 to 120."))
     return engine.Rules(mode=mode, timer_seconds=timer)
-
-
-def seated_players(room: Room) -> list[Player]:
-    """Players in a team seat, in joining order (the rotation order, DC-5)."""
-    return [p for p in room.players.all() if p.is_seated and p.team in TEAMS]
 
 
 def infer_mode(players: list[Player]) -> engine.Mode:
@@ -88,86 +78,41 @@ def _keywords_of(state: dict[str, Any]) -> list[str]:
     return [word for team in TEAMS for word in teams.get(team, {}).get("keywords", [])]
 
 
-def game_start(
-    *, room: Room, player: Player, mode: str | None, confirm: bool, seed: int | None = None
-) -> DecryptoGame:
-    """Deal a new game (DC-1..DC-6, DC-40); abandoning a running one needs ``confirm``."""
+def deal(room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any],
+         now: float) -> tuple[engine.State, dict[str, Any]]:  # fmt: skip
+    """A new game (DC-1..DC-6, DC-40) in the mode asked for or the one the seats allow."""
     try:
         requested = engine.Mode(mode) if mode else None
     except ValueError:
         raise RoomError("bad_mode", _("There is no such game mode.")) from None
-    game = current_game(room, lock=True)
-    if game is not None and not game.finished:
-        if not confirm:
-            raise RoomError(
-                "confirm_abandon", _("A game is running: confirm to abandon it and deal a new one.")
-            )
-    players = seated_players(room)
-    chosen = requested or infer_mode(players)
-    white, black = rosters(players, chosen)
+    seated = [p for p in players if p.is_seated and p.team in TEAMS]
+    chosen = requested or infer_mode(seated)
+    white, black = rosters(seated, chosen)
     rules = room_rules(room, chosen)
     pack = room_word_list(
         room.settings.get("words", {}).get("decrypto", {}), load_pack(WORDS_DIR, room.language)
     )
     # DC-2: keywords are not reused across the room's games until the pack runs out.
-    recent = [_keywords_of(g.state) for g in room.decrypto_games.order_by("-number")]
-    words = fresh_words(pack, recent, 4 if chosen is engine.Mode.INTERCEPTOR else 8)
-    seed = secrets.randbits(128) if seed is None else seed
+    words = fresh_words(
+        pack, [_keywords_of(state) for state in recent], 4 if chosen is engine.Mode.INTERCEPTOR else 8
+    )
     try:
-        state = engine.new_game(
-            words=words, seed=seed, white=white, black=black, rules=rules, now=time.time()
-        )
+        state = engine.new_game(words=words, seed=seed, white=white, black=black, rules=rules, now=now)
     except engine.RuleError as error:
         raise _room_error(error) from None
-    close_abandoned(game)
-    created = DecryptoGame.objects.create(
-        room=room,
-        number=(game.number + 1) if game else 1,
-        seed=str(seed),
-        state=engine.state_to_json(state),
-        seat_teams={p.public_id: p.team for p in players},
-        deadline=as_datetime(engine.deadline(state)),
-    )
-    bump(room)
-    return created
+    return state, {"seat_teams": {p.public_id: p.team for p in seated}}
 
 
-def game_act(*, room: Room, player: Player, action: dict[str, Any]) -> None:
+def apply(state: engine.State, player: Player, action: dict[str, Any], now: float) -> engine.State:
     """Apply the engine action ``{"type": …, …}`` for ``player``; RoomError if refused."""
-    game = current_game(room, lock=True)
-    if game is None:
-        raise RoomError("no_game", _("No game has been dealt yet."))
-    state = engine.state_from_json(game.state)
-    now = time.time()
-    expired = engine.expire(state, now=now)
-    if expired is not state:
-        # Save the passed deadline even if the move is refused (the caller commits it),
-        # so the refused player's screen shows why: the clues were already sent (DC-8).
-        _save(room, game, expired)
-        state = expired
     try:
-        parsed = engine.action_from_json(action)
-        new_state = engine.apply(state, player.public_id, parsed, now=now)
+        return engine.apply(state, player.public_id, engine.action_from_json(action), now=now)
     except engine.RuleError as error:
         raise _room_error(error) from None
-    _save(room, game, new_state)
 
 
-def _save(room: Room, game: DecryptoGame, state: engine.State) -> None:
-    result = engine.outcome(state)
-    save_game(
-        room,
-        game,
-        state=engine.state_to_json(state),
-        deadline=engine.deadline(state),
-        over=result is not None,
-        on_finish=lambda: _score(room, state.rules.mode, result) if result is not None else None,
-    )
-
-
-def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:
+def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> dict[str, Any]:
     """The room's tally: standard wins by team colour, shared victories, Interceptor games apart."""
-    board = dict(room.scoreboard.get("decrypto", {}))
     if mode is engine.Mode.INTERCEPTOR:
         key = "interceptor" if engine.Team.BLACK in result.winners else "team_of_two"
     elif len(result.winners) == 2:
@@ -175,28 +120,13 @@ def _score(room: Room, mode: engine.Mode, result: engine.Outcome) -> None:
     else:
         key = next(iter(result.winners)).value
     board[key] = board.get(key, 0) + 1
-    room.scoreboard = {**room.scoreboard, "decrypto": board}
-    room.save(update_fields=["scoreboard"])
-
-
-def expire_due(now: float) -> int:
-    """Apply every passed deadline (DC-8), whoever is connected; the count applied."""
-    return sweep_deadlines(DecryptoGame, now, _expire)
-
-
-def _expire(room: Room, game: DecryptoGame, now: float) -> float | None:
-    state = engine.state_from_json(game.state)
-    new_state = engine.expire(state, now=now)
-    if new_state is state:
-        return engine.deadline(state) or 0.0
-    _save(room, game, new_state)
-    return None
+    return board
 
 
 TIMER_RANGE = (15, 120)
 
 
-def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
+def set_house_rules(room: Room, options: dict[str, Any]) -> None:
     """DC-8's room setting: the late Encryptor's timer, on (15–120 s) or off."""
     unknown = set(options) - {"timer", "timer_seconds"}
     if unknown:
@@ -213,5 +143,3 @@ def set_house_rules(*, room: Room, options: dict[str, Any]) -> None:
         )
     current["timer_seconds"] = seconds if timer else None
     room.settings = {**room.settings, "decrypto": current}
-    room.save(update_fields=["settings"])
-    bump(room)

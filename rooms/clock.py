@@ -20,10 +20,14 @@ _started = threading.Event()
 
 def sweep(now: float | None = None) -> int:
     """One pass over every game's due deadlines; how many were applied."""
+    from rooms.services import presence_sweep
+
     now = time.time() if now is None else now
     applied = 0
     for name in game_names():
         applied += get_game(name).expire_due(now)
+    # Players counted by a server that died show away once their grace has passed.
+    presence_sweep()
     return applied
 
 

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext_lazy as _
 
-from rooms import services
+from rooms import db, hub, play, services
 from rooms.errors import RoomError
-from rooms.games import get_game
 from rooms.i18n import render_message, socket_language
+from rooms.models import Player
 from rooms.slugs import is_valid_slug
-from rooms.state import room_state
+from rooms.state import state_message, view_key_of, you_of
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ MAX_DEPTH = 4
 # Per socket: a burst of 30 messages, then 10 a second (typing a clue draft sends a few a
 # second). Past that, messages are refused before they reach the database.
 BURST, RATE = 30.0, 10.0
+PONG = json.dumps({"type": "pong"})
+LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -61,14 +63,30 @@ def parse_frame(text: str | None, data: bytes | None) -> dict[str, Any]:
     return message
 
 
+def _player_of(players: list[Player], *, uid: str | None, device_token: str | None) -> Player | None:
+    """The player a socket speaks for: by its device link, else by its session."""
+    if device_token:
+        return next((p for p in players if p.device_token == device_token), None)
+    if uid:
+        return next((p for p in players if p.uid == uid), None)
+    return None
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     """One socket of one browser in one room.
 
-    The player is the one the Django session names, never one a message claims to be.
+    The player is the one the Django session (or a device link) names, never one a
+    message claims to be. Pushes come from the process's hub (``rooms.hub``), not from a
+    channel of the socket's own: the socket needs no channel layer of its own at all.
     """
+
+    # No channel per socket: the hub subscribes once per room for the whole process.
+    channel_layer_alias = "__no_layer_per_socket__"
 
     slug: str
     uid: str | None
+    player_id: str | None
+    player_pk: int | None
     sent_version: int
 
     async def connect(self) -> None:
@@ -77,25 +95,44 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
-        session = self.scope.get("session")
-        if self.device_token:
-            # A second device speaks for the player its link names, not for its session.
-            self.uid = None
-        else:
-            # The session loads from the database lazily: read it off the event loop.
-            self.uid = await database_sync_to_async(session.get)("uid") if session is not None else None
-        self.sent_version = -1
         self.language = socket_language(self.scope)
-        await self.channel_layer.group_add(services.group_name(self.slug), self.channel_name)
+        self.uid = None if self.device_token else await self._session_uid()
+        # The one read of a handshake: who this socket is (and, by session, counted present).
+        seat = await db.run_in_pool(services.presence_open)(
+            slug=self.slug, uid=self.uid, device_token=self.device_token
+        )
+        if self.device_token and seat is None:
+            await self.accept()
+            await self.send_error("link_revoked", LINK_REVOKED)
+            await self.close(code=4403)
+            return
+        self.player_id = seat["public_id"] if seat else None
+        self.player_pk = seat["pk"] if seat and not self.device_token else None
+        self.sent_version, self.sent_key, self.sent_you = -1, "", None
+        self.hub = hub.get_hub()
         await self.accept()
-        await database_sync_to_async(services.presence_change)(slug=self.slug, uid=self.uid, delta=+1)
-        await self.send_state(force=True)
+        await self.hub.attach(self)
+        if seat and seat["flipped"]:
+            self.hub.presence_changed(self.slug)
+        await self.send_state(await self.hub.snapshot(self.slug))
+
+    async def _session_uid(self) -> str | None:
+        session = self.scope.get("session")
+        if session is None:
+            return None
+        # The session loads from the database lazily: read it off the event loop.
+        uid = await db.run_in_pool(session.get)("uid")
+        return uid if isinstance(uid, str) else None
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "sent_version"):
             return
-        await self.channel_layer.group_discard(services.group_name(self.slug), self.channel_name)
-        await database_sync_to_async(services.presence_change)(slug=self.slug, uid=self.uid, delta=-1)
+        self.hub.detach(self)
+        if self.player_pk is not None:
+            # Counted first, whatever else fails: presence must not drift.
+            went_away = await db.run_in_pool(services.presence_close)(pk=self.player_pk)
+            if went_away:
+                self.hub.presence_changed(self.slug)
 
     def within_rate(self) -> bool:
         """A token bucket: True if this message may go on."""
@@ -114,10 +151,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not self.within_rate():
             await self.send_error("too_fast", _("Too many messages at once: slow down a little."))
             return
+        pushes: list[dict[str, Any]] = []
         try:
             message = parse_frame(text_data, bytes_data)
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None
-            await self.dispatch_action(message)
+            await self.dispatch_action(message, pushes)
         except RoomError as error:
             await self.send_error(error.code, error.message, ref, error.params)
         except Exception:
@@ -126,33 +164,40 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(
                 "server_error", "Something went wrong on the server; nothing was changed.", ref
             )
+        finally:
+            # Whatever the answer, what was committed is pushed (a deadline applied on
+            # the way to a refused move, say).
+            for snapshot in pushes:
+                await hub.publish(snapshot)
 
-    async def dispatch_action(self, message: dict[str, Any]) -> None:
+    async def dispatch_action(self, message: dict[str, Any], pushes: list[dict[str, Any]]) -> None:
         action = message["action"]
         if action == "ping":
-            await database_sync_to_async(services.presence_heartbeat)(slug=self.slug, uid=self.uid)
-            known = message.get("version")
-            await self.send(text_data=json.dumps({"type": "pong"}))
-            if known != self.sent_version:
-                await self.send_state(force=True)
+            await self.send(text_data=PONG)
+            if message.get("version") != self.sent_version:
+                await self.send_state(await self.hub.reload(self.slug), force=True)
             return
         if action == "sync":
-            await self.send_state(force=True)
+            await self.send_state(await self.hub.reload(self.slug), force=True)
             return
         handler = LOBBY_ACTIONS.get(action)
         if handler is not None:
-            await database_sync_to_async(handler)(self, message)
+            if self.device_token:
+                raise RoomError("not_joined", _("Join the room first."))
+            await db.call_collecting(pushes, handler, self, message)
         else:
-            await database_sync_to_async(self.game_action)(message)
+            await db.call_collecting(pushes, self.game_action, message)
 
     def game_action(self, message: dict[str, Any]) -> None:
         refused: RoomError | None = None
         with services.locked_room(self.slug) as room:
-            player = services.find_player(room, uid=self.uid, device_token=self.device_token)
+            players = list(room.players.all())
+            player = _player_of(players, uid=self.uid, device_token=self.device_token)
             if player is None:
                 raise RoomError("not_joined", _("Join the room first."))
+            services.remember(room, players=players)
             try:
-                get_game(room.game).act(room, player, message)
+                play.act(room, players, player, message)
             except RoomError as error:
                 # A refused move changes nothing of its own, but a deadline that had
                 # passed may have been applied on the way: keep that, then answer.
@@ -160,23 +205,51 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if refused is not None:
             raise refused
 
-    async def room_changed(self, event: dict[str, Any]) -> None:
-        if event.get("version", 0) > self.sent_version:
-            await self.send_state()
-
-    async def send_state(self, force: bool = False) -> None:
-        state = await database_sync_to_async(room_state)(
-            slug=self.slug, uid=self.uid, device_token=self.device_token
-        )
-        if self.device_token and state["you"] is None:
-            await self.send_error(
-                "link_revoked", "This link is no longer valid: open the new one from your seat."
-            )
-            await self.close(code=4403)
+    # ---- what this socket is sent ------------------------------------------------------
+    async def push(self, snapshot: dict[str, Any], patches: hub.PatchCache) -> None:
+        """A newer version of the room: this socket's own view, as a patch when it can be."""
+        if snapshot["version"] <= self.sent_version:
             return
-        if force or state["version"] > self.sent_version:
-            self.sent_version = state["version"]
-            await self.send(text_data=json.dumps(state, ensure_ascii=False, separators=(",", ":")))
+        if self._revoked(snapshot):
+            return
+        key = view_key_of(snapshot, self.player_id)
+        you = you_of(snapshot, self.player_id, device=bool(self.device_token))
+        if key == self.sent_key and patches.applies(self.sent_version, key):
+            extra = [] if you == self.sent_you else [["set", ["you"], you]]
+            self.sent_version, self.sent_you = snapshot["version"], you
+            await self.send(text_data=patches.message(key, extra))
+        else:
+            await self.send_state(snapshot)
+
+    async def send_state(self, snapshot: dict[str, Any], force: bool = False) -> None:
+        """The whole room as this socket may see it."""
+        if self._revoked(snapshot):
+            return
+        if not force and snapshot["version"] <= self.sent_version:
+            return
+        message = state_message(snapshot, self.player_id, device=bool(self.device_token))
+        self.sent_version, self.sent_key, self.sent_you = (
+            snapshot["version"],
+            view_key_of(snapshot, self.player_id),
+            message["you"],
+        )
+        await self.send(text_data=hub.encode(message))
+
+    def _revoked(self, snapshot: dict[str, Any]) -> bool:
+        """A device socket whose link was regenerated: told once, then closed (4403)."""
+        if not self.device_token or not snapshot["base"]["stored"]:
+            return False
+        link = snapshot["links"].get(self.player_id or "")
+        if link and self.device_token in link:
+            return False
+        if not getattr(self, "closing", False):
+            self.closing = True
+            asyncio.ensure_future(self._revoke())
+        return True
+
+    async def _revoke(self) -> None:
+        await self.send_error("link_revoked", LINK_REVOKED)
+        await self.close(code=4403)
 
     async def send_error(
         self, code: str, message: Any, ref: Any = None, params: dict[str, Any] | None = None

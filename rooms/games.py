@@ -7,11 +7,12 @@ game runs, what each player may see, and how to apply a move.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from rooms.models import Player, Room
+    from rooms.models import GameRecord, Player, Room
 
 
 @dataclass(frozen=True)
@@ -35,24 +36,59 @@ class WordRules:
 
 
 class Game(Protocol):
+    """A game a room can play: its seats, and a small engine protocol over opaque states.
+
+    ``rooms.play`` drives every game through these methods, so a new game is an engine
+    plus one object like this, registered in its app's ``ready()``.
+    """
+
     name: str
-    title: str
+    title: Any
     seating: Seating
     words: WordRules
-
-    def is_running(self, room: Room) -> bool: ...
+    # The model that stores this game's records (a ``rooms.models.GameRecord``).
+    record: type[GameRecord]
+    # The room actions handled by ``apply`` (the engine's moves).
+    actions: frozenset[str]
+    # Other room actions of this game, ``name -> handler(room, players, player)``; each
+    # changes the room and is followed by a push.
+    room_actions: dict[str, Callable[[Room, list[Player], Player], None]]
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Raise RoomError when the running game forbids this change; else record what it must."""
 
-    def view(self, room: Room, player: Player | None) -> dict[str, Any] | None:
-        """The game as ``player`` may see it: the only path game state takes to a browser."""
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[Any, dict[str, Any]]:
+        """A new game's state and the record's extra fields; ``recent``: earlier states."""
 
-    def act(self, room: Room, player: Player, payload: dict[str, Any]) -> None:
-        """Apply a move under the room's row lock (held by the caller); raise RoomError."""
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
+        """Check and store ``options`` in ``room.settings`` (the caller saves); raise RoomError."""
 
-    def expire_due(self, now: float) -> int:
-        """Apply every deadline that has passed (even with no browser open); count them."""
+    def load(self, data: dict[str, Any]) -> Any: ...
+
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    def apply(
+        self, state: Any, record: GameRecord, player: Player, message: dict[str, Any], now: float
+    ) -> Any:
+        """The state after ``player``'s move ``message``; raise RoomError if refused."""
+
+    def expire(self, state: Any, now: float) -> Any:
+        """The state after a passed deadline, or ``state`` itself when nothing is due."""
+
+    def deadline(self, state: Any) -> float | None: ...
+
+    def outcome(self, state: Any) -> Any | None: ...
+
+    def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
+        """The room's tally for this game with a finished game counted in."""
+
+    def view_key(self, record: GameRecord, state: Any, player: Player | None) -> str:
+        """Which view of the game ``player`` gets (``None``: a visitor); equal keys, equal views."""
+
+    def view(self, record: GameRecord, state: Any, key: str) -> dict[str, Any]:
+        """The game as the seats of ``key`` may see it: the only path game state takes out."""
 
 
 _REGISTRY: dict[str, Game] = {}

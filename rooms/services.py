@@ -1,8 +1,10 @@
 """Everything that changes a room: each function saves first, then tells the room.
 
-Every change runs in one transaction holding the room's row lock, bumps the room's
-version, and only after the commit notifies the room's group, so no socket ever hears
-of a change that was rolled back.
+Every change runs in one transaction holding the room's row lock. A change players can
+see calls ``bump``; when the locked block ends, the room's version goes up by exactly
+one, every distinct view of the room is rendered once (``rooms.state``), and only after
+the commit is that push sent (``rooms.hub``), so no socket ever hears of a change that
+was rolled back and no socket reads the database to receive one.
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -63,25 +64,66 @@ def clean_name(raw: object) -> str:
 def locked_room(slug: str) -> Iterator[Room]:
     """The room, its row locked until the block ends (serialises every change to it)."""
     with transaction.atomic():
-        try:
-            room = Room.objects.select_for_update().get(slug=slug)
-        except Room.DoesNotExist:
-            raise RoomError("no_room", _("This room has no players yet: join it first.")) from None
+        room = Room.objects.select_for_update().filter(slug=slug).first()
+        if room is None:
+            raise RoomError("no_room", _("This room has no players yet: join it first."))
         yield room
+        _finish(room)
+
+
+@contextmanager
+def locked_room_by_pk(pk: int) -> Iterator[Room]:
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=pk)
+        yield room
+        _finish(room)
 
 
 def bump(room: Room) -> None:
-    """Record that players can see a change, and push it once the transaction commits."""
+    """Record that players can see a change: pushed once when the locked block ends."""
+    room._bumped = True  # type: ignore[attr-defined]
+
+
+def remember(room: Room, *, players: list[Player] | None = None, record: GameRecord | None = None) -> None:
+    """Hand the push what the change already loaded, so rendering need not read it again."""
+    if players is not None:
+        room._players = players  # type: ignore[attr-defined]
+    if record is not None:
+        room._record = record  # type: ignore[attr-defined]
+
+
+def _finish(room: Room) -> None:
+    """One version per transaction; every view rendered now, sent after the commit."""
+    if not getattr(room, "_bumped", False):
+        return
+    from rooms.state import render_snapshot
+
+    room._bumped = False  # type: ignore[attr-defined]
     room.version += 1
     Room.objects.filter(pk=room.pk).update(version=room.version, updated_at=timezone.now())
-    slug, version = room.slug, room.version
-    transaction.on_commit(lambda: notify_room(slug, version))
+    snapshot = render_snapshot(
+        room, players=getattr(room, "_players", None), record=getattr(room, "_record", None)
+    )
+    publish_after_commit(snapshot)
 
 
-def notify_room(slug: str, version: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group_name(slug), {"type": "room.changed", "version": version})
+def publish_after_commit(snapshot: dict[str, Any]) -> None:
+    """Send ``snapshot`` to every process serving the room, once the transaction commits.
+
+    Called from a pooled call of the event loop, the push is handed back to it (sent
+    there, no thread hop); from anywhere else (the clock's thread, a test), it is sent
+    from this thread.
+    """
+    from rooms import db, hub
+
+    def send() -> None:
+        pending = db.pending_pushes.get()
+        if pending is not None:
+            pending.append(snapshot)
+        else:
+            async_to_sync(hub.publish)(snapshot)
+
+    transaction.on_commit(send)
 
 
 def _player(room: Room, uid: str | None) -> Player:
@@ -199,24 +241,75 @@ def is_connected(player: Player, now: Any = None) -> bool:
     )
 
 
-def presence_change(*, slug: str, uid: str | None, delta: int) -> None:
-    """Count a socket opening (+1) or closing (-1); tell the room when presence flips."""
-    if not uid:
-        return
-    with transaction.atomic():
-        room = Room.objects.select_for_update().filter(slug=slug).first()
-        if room is None:
-            return
-        player = room.players.filter(uid=uid).first()
-        if player is None:
-            return
-        was = is_connected(player)
-        Player.objects.filter(pk=player.pk).update(
-            connections=F("connections") + delta if delta > 0 else _decrement(), last_seen=timezone.now()
+def presence_open(*, slug: str, uid: str | None, device_token: str | None) -> dict[str, Any] | None:
+    """A socket opens: which player it speaks for (``None``: a visitor), counted if by session.
+
+    A device link (a second screen) does not count towards presence. Returns the
+    player's ``pk``, ``public_id``, and ``flipped``: whether the player now shows
+    connected where they showed away (the room then needs a push).
+    """
+    if device_token:
+        row = (
+            Player.objects.filter(room__slug=slug, device_token=device_token)
+            .values("pk", "public_id")
+            .first()
         )
-        player.refresh_from_db(fields=["connections", "last_seen"])
-        if is_connected(player) != was:
-            bump(room)
+        return None if row is None else {**row, "flipped": False}
+    if not uid:
+        return None
+    with transaction.atomic():
+        player = (
+            Player.objects.filter(room__slug=slug, uid=uid)
+            .only("pk", "public_id", "connections", "last_seen")
+            .first()
+        )
+        if player is None:
+            return None
+        was = is_connected(player)
+        Player.objects.filter(pk=player.pk).update(connections=F("connections") + 1, last_seen=timezone.now())
+    return {"pk": player.pk, "public_id": player.public_id, "flipped": not was}
+
+
+def presence_close(*, pk: int) -> bool:
+    """A counted socket closed; True when its player now shows away (the room needs a push)."""
+    with transaction.atomic():
+        Player.objects.filter(pk=pk).update(connections=_decrement(), last_seen=timezone.now())
+        left = Player.objects.filter(pk=pk).values_list("connections", flat=True).first()
+    return left == 0
+
+
+def presence_touch(pks: list[int]) -> None:
+    """Open sockets prove their players are here: one write for all of a process's players."""
+    if pks:
+        Player.objects.filter(pk__in=pks).update(last_seen=timezone.now())
+
+
+def presence_refresh(*, slug: str, shown: dict[str, bool] | None = None) -> None:
+    """Push the room if its players' connected marks differ from ``shown`` (the latest push's)."""
+    try:
+        with locked_room(slug) as room:
+            players = list(room.players.all())
+            now = timezone.now()
+            if shown is None or any(shown.get(p.public_id) != is_connected(p, now) for p in players):
+                remember(room, players=players)
+                bump(room)
+    except RoomError:
+        pass  # the room is gone
+
+
+def presence_sweep(now: Any = None) -> int:
+    """Heal counts left by a server that died: no touch for the grace period means no socket.
+
+    Every live process touches its players' ``last_seen`` well within the grace period,
+    so a player still counted but untouched has no open socket anywhere.
+    """
+    now = now or timezone.now()
+    stale = Player.objects.filter(connections__gt=0, last_seen__lt=now - PRESENCE_GRACE)
+    rooms = set(stale.values_list("room__slug", flat=True))
+    stale.update(connections=0)
+    for slug in rooms:
+        presence_refresh(slug=slug)
+    return len(rooms)
 
 
 def _decrement() -> Any:
@@ -224,25 +317,6 @@ def _decrement() -> Any:
 
     # Never below zero, even if a crash left the counter out of step.
     return Case(When(connections__gt=0, then=F("connections") - 1), default=Value(0))
-
-
-def presence_heartbeat(*, slug: str, uid: str | None) -> None:
-    """A live socket's ping: keeps the player shown as connected."""
-    if not uid:
-        return
-    with transaction.atomic():
-        room = Room.objects.select_for_update().filter(slug=slug).first()
-        if room is None:
-            return
-        player = room.players.filter(uid=uid).first()
-        if player is None:
-            return
-        was = is_connected(player)
-        player.last_seen = timezone.now()
-        player.connections = max(player.connections, 1)
-        player.save(update_fields=["last_seen", "connections"])
-        if not was:
-            bump(room)
 
 
 def room_device_link(*, slug: str, uid: str | None, regenerate: bool) -> None:
@@ -328,59 +402,3 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
     if kind == "bad_character":
         return RoomError("bad_words", _("“%(word)s” contains an invisible or control character."), word=word)
     return RoomError("bad_words", _("At most %(limit)s words."), limit=OWN_WORDS_MAX)
-
-
-def as_datetime(timestamp: float | None) -> datetime | None:
-    """An engine's time (Unix seconds) as a database timestamp."""
-    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
-
-
-def save_game(room: Room, game: GameRecord, *, state: dict[str, Any], deadline: float | None,
-              over: bool, on_finish: Callable[[], None]) -> None:  # fmt: skip
-    """Store an engine's new state; the first time it is over, ``on_finish`` scores it."""
-    game.state = state
-    game.deadline = as_datetime(deadline)
-    fields = ["state", "deadline", "updated_at"]
-    if over and not game.finished:
-        game.finished = True
-        fields.append("finished")
-        on_finish()
-    game.save(update_fields=fields)
-    bump(room)
-
-
-def close_abandoned(game: GameRecord | None) -> None:
-    """A running game replaced by a new deal: closed without a winner, off the clock."""
-    if game is not None and not game.finished:
-        game.finished, game.deadline = True, None
-        game.save(update_fields=["finished", "deadline", "updated_at"])
-
-
-def sweep_deadlines(
-    model: type[GameRecord], now: float, expire: Callable[[Room, Any, float], float | None]
-) -> int:
-    """Apply every passed deadline of one game's records, whoever is connected.
-
-    ``expire(room, game, now)`` applies the engine's deadline and saves, returning
-    ``None``, or returns the state's deadline when there was nothing to apply. Each game
-    is re-read under its room's lock, so several server processes sweeping at once
-    apply a deadline once.
-    """
-    due = model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
-    applied = 0
-    for game_id, room_id in list(due):
-        with transaction.atomic():
-            room = Room.objects.select_for_update().get(pk=room_id)
-            game = model.objects.select_for_update().get(pk=game_id)
-            if game.finished or game.deadline is None or game.deadline > as_datetime(now):
-                continue  # another process, or an action, got there first
-            untouched = expire(room, game, now)
-            if untouched is None:
-                applied += 1
-            else:
-                # Nothing the clock can do (a Codenames clue's time only shows, CN-24):
-                # keep a future deadline, drop a past one so the sweep stops selecting it.
-                model.objects.filter(pk=game.pk).update(
-                    deadline=as_datetime(untouched) if untouched > now else None
-                )
-    return applied

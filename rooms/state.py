@@ -1,4 +1,12 @@
-"""What one browser may see of a room: the page's first render and every push use this."""
+"""What each browser may see of a room: rendered once per distinct view, for every push.
+
+A *snapshot* is the room at one version, as plain JSON: the part everyone sees
+(``base``), each distinct game view once (``views``: the game's own redaction function
+decides them, e.g. Codenames' spymaster and table views), which view each player gets
+(``seats``; visitors get ``visitor``), and each player's own device link (``links``).
+A socket's ``state`` message is ``base`` + its seat's view + its own ``you``; the
+page's first render and every push come from the same snapshot.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rooms.games import game_names, get_game
-from rooms.models import Player, Room
+from rooms.models import GameRecord, Player, Room
 from rooms.services import is_connected
+
+NO_GAME = "none"
 
 
 def _seating(game_name: str) -> dict[str, Any]:
@@ -36,56 +46,19 @@ def _public_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return public
 
 
-def _you(room: Room, me: Player, *, device: bool) -> dict[str, Any]:
-    """The viewer's own seat; their device link is theirs alone to see."""
-    link = reverse("device", args=[room.slug, me.device_token]) if me.device_token else None
-    return {
-        "id": me.public_id,
-        "name": me.name,
-        "team": me.team,
-        "role": me.role,
-        "device": device,
-        "device_link": link,
-    }
+def render_snapshot(
+    room: Room, *, players: list[Player] | None = None, record: GameRecord | None = None
+) -> dict[str, Any]:
+    """Every view of ``room`` as it is now (inside the change's transaction)."""
+    from rooms.play import current_record
 
-
-def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -> dict[str, Any]:
-    """The room as the holder of ``uid`` may see it (``None``: a visitor who has not joined).
-
-    Built field by field: the browser's session ``uid`` never leaves the server, and the
-    game part comes only from the game's own redaction function.
-    """
-    room = Room.objects.filter(slug=slug).first()
-    if room is None:
-        default_game = game_names()[0]
-        return {
-            "type": "state",
-            "version": 0,
-            "now": time.time(),
-            "slug": slug,
-            "stored": False,
-            "game": default_game,
-            "games": game_names(),
-            "seating": _seating(default_game),
-            "players": [],
-            "you": None,
-            "language": "en",
-            "settings": {},
-            "scoreboard": {},
-            "play": None,
-        }
-    players = list(room.players.all())
-    me: Player | None
-    if device_token:
-        me = next((p for p in players if p.device_token == device_token), None)
-    else:
-        me = next((p for p in players if uid and p.uid == uid), None)
-    now = timezone.now()
+    players = list(room.players.all()) if players is None else players
     game = get_game(room.game)
-    return {
-        "type": "state",
+    if record is None or not isinstance(record, game.record):
+        record = current_record(room, game)
+    now = timezone.now()
+    base = {
         "version": room.version,
-        "now": time.time(),
         "slug": room.slug,
         "stored": True,
         "game": room.game,
@@ -101,9 +74,121 @@ def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -
             }
             for p in players
         ],
-        "you": None if me is None else _you(room, me, device=bool(device_token)),
         "language": room.language,
         "settings": _public_settings(room.settings),
         "scoreboard": room.scoreboard,
-        "play": game.view(room, me),
     }
+    views: dict[str, Any] = {}
+    if record is None:
+        seats = {p.public_id: NO_GAME for p in players}
+        visitor = NO_GAME
+        views[NO_GAME] = None
+    else:
+        state = game.load(record.state)
+        seats = {p.public_id: game.view_key(record, state, p) for p in players}
+        visitor = game.view_key(record, state, None)
+        for key in {*seats.values(), visitor}:
+            views[key] = game.view(record, state, key)
+    links = {
+        p.public_id: reverse("device", args=[room.slug, p.device_token]) if p.device_token else None
+        for p in players
+    }
+    return {
+        "slug": room.slug,
+        "version": room.version,
+        "base": base,
+        "views": views,
+        "seats": seats,
+        "visitor": visitor,
+        "links": links,
+    }
+
+
+def empty_snapshot(slug: str) -> dict[str, Any]:
+    """A room nobody has joined yet (nothing stored)."""
+    default_game = game_names()[0]
+    base = {
+        "version": 0,
+        "slug": slug,
+        "stored": False,
+        "game": default_game,
+        "games": game_names(),
+        "seating": _seating(default_game),
+        "players": [],
+        "language": "en",
+        "settings": {},
+        "scoreboard": {},
+    }
+    return {
+        "slug": slug,
+        "version": 0,
+        "base": base,
+        "views": {NO_GAME: None},
+        "seats": {},
+        "visitor": NO_GAME,
+        "links": {},
+    }
+
+
+def load_snapshot(slug: str) -> dict[str, Any]:
+    """The room's snapshot read from the database (a socket's first, or a page)."""
+    room = Room.objects.filter(slug=slug).first()
+    return empty_snapshot(slug) if room is None else render_snapshot(room)
+
+
+def view_key_of(snapshot: dict[str, Any], player_id: str | None) -> str:
+    if player_id is None:
+        return str(snapshot["visitor"])
+    return str(snapshot["seats"].get(player_id, snapshot["visitor"]))
+
+
+def you_of(snapshot: dict[str, Any], player_id: str | None, *, device: bool) -> dict[str, Any] | None:
+    """The viewer's own seat; their device link is theirs alone to see."""
+    if player_id is None:
+        return None
+    me = next((p for p in snapshot["base"]["players"] if p["id"] == player_id), None)
+    if me is None:
+        return None
+    return {
+        "id": me["id"],
+        "name": me["name"],
+        "team": me["team"],
+        "role": me["role"],
+        "device": device,
+        "device_link": snapshot["links"].get(player_id),
+    }
+
+
+def view_of(snapshot: dict[str, Any], key: str) -> dict[str, Any]:
+    """What every socket of view ``key`` holds at this version, ``you`` and ``now`` aside."""
+    return {**snapshot["base"], "play": snapshot["views"].get(key)}
+
+
+def state_message(snapshot: dict[str, Any], player_id: str | None, *, device: bool) -> dict[str, Any]:
+    """A whole ``state`` message for one socket."""
+    return {
+        "type": "state",
+        "now": time.time(),
+        **view_of(snapshot, view_key_of(snapshot, player_id)),
+        "you": you_of(snapshot, player_id, device=device),
+    }
+
+
+def room_state(*, slug: str, uid: str | None, device_token: str | None = None) -> dict[str, Any]:
+    """The room as the holder of ``uid`` (or of a device link) may see it, read now.
+
+    ``uid`` (the browser's session identity) never leaves the server.
+    """
+    snapshot = load_snapshot(slug)
+    player_id = None
+    if device_token:
+        player_id = (
+            Player.objects.filter(room__slug=slug, device_token=device_token)
+            .values_list("public_id", flat=True)
+            .first()
+        )
+    elif uid:
+        player_id = (
+            Player.objects.filter(room__slug=slug, uid=uid).values_list("public_id", flat=True).first()
+        )
+    return state_message(snapshot, player_id, device=bool(device_token))

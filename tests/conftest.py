@@ -119,8 +119,11 @@ class Client:
             headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session_key}".encode()))
         self.slug = slug
         self.comm = WebsocketCommunicator(application, f"/ws/r/{slug}/", headers=headers)
+        # Every frame received, raw; after each patch also the state it made (see receive).
         self.frames: list[str] = []
         self.last_state: dict[str, Any] | None = None
+        self.patches = 0
+        self.gaps = 0
 
     async def connect(self) -> dict[str, Any]:
         connected, _ = await self.comm.connect(timeout=5)
@@ -134,14 +137,30 @@ class Client:
         await self.comm.send_to(text_data=text)
 
     async def receive(self, timeout: float = 5) -> dict[str, Any]:
+        """The next message; a ``patch`` is applied as a browser does and returned as the
+        ``state`` it makes (a patch that does not fit the state held asks for a sync)."""
         import json
 
-        text = await self.comm.receive_from(timeout=timeout)
-        self.frames.append(text)
-        message: dict[str, Any] = json.loads(text)
-        if message.get("type") == "state":
-            self.last_state = message
-        return message
+        from rooms.patch import apply
+
+        while True:
+            text = await self.comm.receive_from(timeout=timeout)
+            self.frames.append(text)
+            message: dict[str, Any] = json.loads(text)
+            if message.get("type") == "patch":
+                self.patches += 1
+                if self.last_state is None or message["base"] != self.last_state["version"]:
+                    self.gaps += 1
+                    await self.send({"action": "sync"})
+                    continue
+                message = {**apply(self.last_state, message["ops"]), "version": message["version"],
+                           "now": message["now"]}  # fmt: skip
+                # Beside the raw patch, the state it makes (what the browser now holds), so
+                # checks that read whole states see every version this socket reached.
+                self.frames.append(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            if message.get("type") == "state":
+                self.last_state = message
+            return message
 
     async def receive_type(self, kind: str, timeout: float = 5) -> dict[str, Any]:
         while True:
@@ -167,6 +186,34 @@ class Client:
 
     async def close(self) -> None:
         await self.comm.disconnect()
+
+
+class BrowserSocket:
+    """A synchronous socket (websockets' client) read as a browser reads it: each ``patch``
+    is applied to the state held and returned as the ``state`` it makes."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+
+    def send(self, text: str) -> None:
+        self.ws.send(text)
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        import json
+
+        from rooms.patch import apply
+
+        while True:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+            if message.get("type") == "patch":
+                if self.state is None or message["base"] != self.state["version"]:
+                    self.ws.send(json.dumps({"action": "sync"}))
+                    continue
+                message = {**apply(self.state, message["ops"]), "version": message["version"]}
+            if message.get("type") == "state":
+                self.state = message
+            return message
 
 
 async def joined_client(slug: str, name: str, uid: str | None = None) -> Client:
@@ -210,9 +257,32 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def capture_frames(page: Any) -> list[str]:
-    """Every WebSocket frame the page receives, as text: what a browser really got."""
+    """Every WebSocket frame the page receives, as text: what a browser really got.
+
+    After each ``patch`` frame comes the state it made (what the page then holds), so
+    checks that read whole states see every version; the raw patch is kept too.
+    """
+    import json
+
+    from rooms.patch import apply
+
     frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+
+    def follow(ws: Any) -> None:
+        held: dict[str, Any] = {}
+
+        def received(payload: Any) -> None:
+            frames.append(str(payload))
+            message = json.loads(str(payload))
+            if message.get("type") == "state":
+                held["state"] = message
+            elif message.get("type") == "patch" and held.get("state", {}).get("version") == message["base"]:
+                held["state"] = {**apply(held["state"], message["ops"]), "version": message["version"]}
+                frames.append(json.dumps(held["state"], ensure_ascii=False, separators=(",", ":")))
+
+        ws.on("framereceived", received)
+
+    page.on("websocket", follow)
     return frames
 
 

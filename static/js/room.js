@@ -65,15 +65,43 @@ export function send(message) {
 
 function receive(message) {
   if (message.type === "state") {
-    // Every push is the whole state; an older one arriving late is ignored.
+    // A whole state; an older one arriving late is ignored.
     if (message.version < state.version && message.version !== 0) return;
     const previous = state;
     state = message;
     syncClock(message.now);
     render(previous);
+  } else if (message.type === "patch") {
+    if (message.version <= state.version) return;
+    if (message.base !== state.version) {
+      // A version was missed: ask for the whole state rather than patch the wrong one.
+      send({ action: "sync" });
+      return;
+    }
+    const previous = state;
+    state = applyPatch(state, message.ops);
+    state.version = message.version;
+    syncClock(message.now);
+    render(previous);
   } else if (message.type === "error") {
     toast(message.message, "error");
   }
+}
+
+// A patch's operations (docs/protocol.md): the result is a new object, so `previous`
+// keeps the old state for the game modules' "what changed" checks.
+export function applyPatch(value, ops) {
+  const result = structuredClone(value);
+  for (const [kind, path, arg] of ops) {
+    if (path.length === 0) return structuredClone(arg);
+    let parent = result;
+    for (const key of path.slice(0, -1)) parent = parent[key];
+    const last = path[path.length - 1];
+    if (kind === "set") parent[last] = arg;
+    else if (kind === "del") delete parent[last];
+    else if (kind === "push") parent[last].push(...arg);
+  }
+  return result;
 }
 
 // ---- lobby -----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from codenames.models import CodenamesGame
 from rooms import services
 from rooms.models import Player
 from rooms.services import room_join, room_sit
-from tests.conftest import DaphneServer, make_session
+from tests.conftest import BrowserSocket, DaphneServer, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -168,13 +168,14 @@ def _socket(stack: ExitStack, server: DaphneServer, slug: str, uid: str) -> Any:
             open_timeout=10,
         )
     )
-    json.loads(ws.recv(timeout=10))
-    return ws
+    socket = BrowserSocket(ws)
+    socket.recv()
+    return socket
 
 
 def _until(ws: Any, predicate: Any) -> dict[str, Any]:
     while True:
-        message = json.loads(ws.recv(timeout=10))
+        message = ws.recv()
         if predicate(message):
             return message
 

@@ -15,7 +15,7 @@ from codenames.models import CodenamesGame
 from rooms import clock
 from rooms.models import Room
 from tests.codenames.test_concurrency import _act, _state, _table
-from tests.conftest import DaphneServer, make_session
+from tests.conftest import BrowserSocket, DaphneServer, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -142,15 +142,19 @@ def test_an_idle_socket_stays_open_on_the_redis_layer(redis_url: str, settings: 
             origin=f"http://127.0.0.1:{server.port}",
             additional_headers={"Cookie": f"sessionid={make_session(f'{slug}-rui')}"},
             open_timeout=10,
-        ) as ws:
-            first = json.loads(ws.recv(timeout=10))
+        ) as raw:
+            ws = BrowserSocket(raw)
+            first = ws.recv()
+            # Arriving shows the player connected to the room: a push of its own.
+            while not all(p["connected"] for p in first["players"] if p["name"] == "rui"):
+                first = ws.recv()
             # Nothing happens for longer than redis-py's default read timeout.
             with pytest.raises(TimeoutError):
                 ws.recv(timeout=6.5)
             _act(slug, "rosa", {"action": "start_game"})
             try:
                 while True:
-                    message = json.loads(ws.recv(timeout=10))
+                    message = ws.recv()
                     if message.get("play"):
                         break
             except websockets.exceptions.ConnectionClosed:

@@ -9,8 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from decrypto import engine, services
-from decrypto.game import GAME
 from rooms.models import Room
+from rooms.state import room_state
 from tests.decrypto.table import (
     FOUR,
     THREE,
@@ -239,8 +239,10 @@ async def test_restart_rebuilds_the_same_view_from_the_database(channel_layer: s
     await act(table["bob"], {"action": "set_note", "position": 2, "text": "Mexico?"})
 
     def views() -> dict[str, Any]:
-        room = Room.objects.get(slug="dc-restart")  # a fresh read, as after a restart
-        return {p.name: GAME.view(room, p) for p in room.players.all()} | {"visitor": GAME.view(room, None)}
+        # A fresh read, as after a restart: the same snapshot path a new socket takes.
+        room = Room.objects.get(slug="dc-restart")
+        seen = {p.name: room_state(slug=room.slug, uid=p.uid)["play"] for p in room.players.all()}
+        return seen | {"visitor": room_state(slug=room.slug, uid=None)["play"]}
 
     first, second = await sync_to_async(views)(), await sync_to_async(views)()
     assert first == second

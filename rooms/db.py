@@ -1,0 +1,72 @@
+"""Database work from the event loop: a pool of threads, each with its own connection.
+
+Channels' ``database_sync_to_async`` runs every call of the process on one shared
+thread, so under a crowd every socket's database work queues behind every other's.
+Here calls run on a small pool instead; each thread keeps its own persistent
+connection (``CONN_MAX_AGE``), so a call does not open and close a connection either.
+
+A call may also collect the room pushes its transaction produced (see
+``rooms.services.publish_after_commit``): the caller sends them from the event loop
+once the call returns, after the commit, without a hop back across threads.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
+
+from channels.db import DatabaseSyncToAsync
+from django.conf import settings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_executor: ThreadPoolExecutor | None = None
+
+# While a pooled call runs, the pushes its committed transactions produced.
+pending_pushes: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "pending_pushes", default=None
+)
+
+
+def pool_size() -> int:
+    """Threads for database work: one on SQLite (one writer at a time anyway, and its
+    busy-wait sleeps would add latency), several on a server database."""
+    configured = getattr(settings, "DB_THREADS", 0)
+    if configured:
+        return int(configured)
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return 1 if engine.endswith("sqlite3") else 6
+
+
+def executor() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=pool_size(), thread_name_prefix="db")
+    return _executor
+
+
+def run_in_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``func`` as a coroutine function that runs on the database pool."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor())  # type: ignore[return-value]
+
+
+async def call_collecting(
+    collected: list[dict[str, Any]], func: Callable[..., R], *args: Any, **kwargs: Any
+) -> R:
+    """Run ``func`` on the pool, appending to ``collected`` the pushes its commits produced.
+
+    The list is the caller's, so the pushes of a transaction that committed before the
+    call raised (a deadline applied on the way to a refused move) are not lost.
+    """
+
+    def wrapped() -> R:
+        token = pending_pushes.set(collected)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            pending_pushes.reset(token)
+
+    return await run_in_pool(wrapped)()

@@ -1,0 +1,301 @@
+"""One subscriber per room per server process, fanning each push out to that room's sockets.
+
+A change is rendered once per distinct view where it happens (``rooms.state``) and
+published once to the room's group, whose members are *processes*, not sockets: each
+process's hub receives it once, keeps it as the room's latest snapshot, and sends each
+of its sockets of that room exactly its own seat's view — as a short ``patch`` against
+the version the socket holds, or a whole ``state`` when it holds another. No socket
+reads the database to receive a push, and Redis carries one message per process per
+change instead of one per socket.
+
+Secrets in a snapshot (the spymasters' key, each Decrypto player's view) reach only
+server processes, encrypted on Redis (``symmetric_encryption_keys``); the one place
+that chooses what a browser gets is ``RoomSocket.push`` below, through the seat the
+server itself recorded for the socket's player.
+
+The hub also checks its rooms' versions against the database every few seconds (a
+push lost to a full channel or a Redis outage heals without waiting for a client), and
+touches its players' ``last_seen`` so presence heals itself after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from channels.layers import get_channel_layer
+
+from rooms import db
+from rooms.patch import diff
+from rooms.state import view_of
+
+log = logging.getLogger(__name__)
+
+CHECK_EVERY = 5.0  # seconds between version checks against the database
+TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
+REJOIN_EVERY = 720  # checks between group renewals (an hour; Redis expires groups after a day)
+UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
+PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
+
+
+def group_name(slug: str) -> str:
+    return f"room.{slug}"
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+class RoomSocket(Protocol):
+    """What the hub needs of a socket (``rooms.consumers.RoomConsumer``)."""
+
+    slug: str
+    player_pk: int | None
+
+    async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None: ...
+
+
+class PatchCache:
+    """The encoded patch of each view from one snapshot to the next, built at most once."""
+
+    def __init__(self, previous: dict[str, Any] | None, snapshot: dict[str, Any]) -> None:
+        self.previous = previous
+        self.snapshot = snapshot
+        self.now = time.time()
+        self._ops: dict[str, list[Any]] = {}
+        self._text: dict[str, str] = {}
+
+    def applies(self, version: int, key: str) -> bool:
+        """True when a socket holding view ``key`` at ``version`` can take the patch."""
+        return self.previous is not None and self.previous["version"] == version
+
+    def ops(self, key: str) -> list[Any]:
+        if key not in self._ops:
+            assert self.previous is not None
+            ops = diff(view_of(self.previous, key), view_of(self.snapshot, key))
+            # The frame's own "version" says it; the client sets it.
+            self._ops[key] = [op for op in ops if op[1] != ["version"]]
+        return self._ops[key]
+
+    def message(self, key: str, extra: list[Any] | None = None) -> str:
+        """The patch frame for view ``key`` (shared by its sockets unless ``extra`` ops)."""
+        if extra:
+            return encode(self._frame(self.ops(key) + extra))
+        if key not in self._text:
+            self._text[key] = encode(self._frame(self.ops(key)))
+        return self._text[key]
+
+    def _frame(self, ops: list[Any]) -> dict[str, Any]:
+        assert self.previous is not None
+        return {
+            "type": "patch",
+            "version": self.snapshot["version"],
+            "base": self.previous["version"],
+            "now": self.now,
+            "ops": ops,
+        }
+
+
+@dataclass(eq=False)
+class LocalRoom:
+    sockets: set[RoomSocket] = field(default_factory=set)
+    snapshot: dict[str, Any] | None = None
+    subscribed: asyncio.Future[None] | None = None
+    presence_pending: bool = False
+    idle_since: float | None = None
+
+
+class Hub:
+    """The process's subscriber for the rooms its sockets are in (one per event loop)."""
+
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.rooms: dict[str, LocalRoom] = {}
+        self.channel: str | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ready: asyncio.Future[None] | None = None
+
+    async def _start(self) -> None:
+        if self._ready is None:
+            self._ready = asyncio.get_running_loop().create_future()
+            self.channel = await self.layer.new_channel()
+            self._tasks = [asyncio.create_task(self._receive_loop()), asyncio.create_task(self._check_loop())]
+            self._ready.set_result(None)
+        await self._ready
+
+    # ---- sockets ---------------------------------------------------------------------
+    async def attach(self, socket: RoomSocket) -> None:
+        """Serve ``socket`` pushes of its room (subscribing the process if it is the first)."""
+        await self._start()
+        room = self.rooms.setdefault(socket.slug, LocalRoom())
+        room.sockets.add(socket)
+        room.idle_since = None
+        if room.subscribed is None:
+            room.subscribed = asyncio.get_running_loop().create_future()
+            try:
+                await self.layer.group_add(group_name(socket.slug), self.channel)
+            except BaseException as error:
+                room.subscribed.set_exception(error)
+                room.subscribed = None
+                raise
+            room.subscribed.set_result(None)
+        await room.subscribed
+
+    def detach(self, socket: RoomSocket) -> None:
+        room = self.rooms.get(socket.slug)
+        if room is not None:
+            room.sockets.discard(socket)
+            if not room.sockets:
+                room.idle_since = time.monotonic()
+
+    async def snapshot(self, slug: str) -> dict[str, Any]:
+        """The room's latest snapshot: this process's copy while it follows the room, else read."""
+        room = self.rooms.get(slug)
+        if room is not None and room.snapshot is not None and room.subscribed is not None:
+            return room.snapshot
+        from rooms.state import load_snapshot
+
+        snapshot = await db.run_in_pool(load_snapshot)(slug)
+        if room is not None and (room.snapshot is None or snapshot["version"] > room.snapshot["version"]):
+            room.snapshot = snapshot
+        return snapshot
+
+    async def reload(self, slug: str) -> dict[str, Any]:
+        """Read the room again (a client saw a gap or asked to sync) and serve everyone the result."""
+        from rooms.state import load_snapshot
+
+        snapshot = await db.run_in_pool(load_snapshot)(slug)
+        await self.deliver(snapshot)
+        return snapshot
+
+    # ---- pushes ----------------------------------------------------------------------
+    async def deliver(self, snapshot: dict[str, Any]) -> None:
+        """A newer version of a room: each local socket of it gets its own view."""
+        room = self.rooms.get(snapshot["slug"])
+        if room is None:
+            return
+        previous = room.snapshot
+        if previous is not None and snapshot["version"] <= previous["version"]:
+            return  # late or repeated
+        room.snapshot = snapshot
+        patches = PatchCache(previous, snapshot)
+        for socket in list(room.sockets):
+            try:
+                await socket.push(snapshot, patches)
+            except Exception:
+                log.exception("room %s: push to a socket failed", snapshot["slug"])
+
+    async def _receive_loop(self) -> None:
+        assert self.channel is not None
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hub: receiving failed; retrying")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "room.push":
+                await self.deliver(message["snapshot"])
+
+    # ---- presence --------------------------------------------------------------------
+    def presence_changed(self, slug: str) -> None:
+        """A player of the room now shows connected or away: push it, once per short window."""
+        room = self.rooms.setdefault(slug, LocalRoom())
+        if room.presence_pending:
+            return
+        room.presence_pending = True
+        asyncio.get_running_loop().call_later(
+            PRESENCE_DELAY, lambda: asyncio.ensure_future(self._presence_push(slug))
+        )
+
+    async def _presence_push(self, slug: str) -> None:
+        from rooms import services
+
+        room = self.rooms.get(slug)
+        shown = None
+        if room is not None:
+            room.presence_pending = False
+            if room.snapshot is not None:
+                shown = {p["id"]: p["connected"] for p in room.snapshot["base"]["players"]}
+        pushes: list[dict[str, Any]] = []
+        try:
+            await db.call_collecting(pushes, services.presence_refresh, slug=slug, shown=shown)
+        except Exception:
+            log.exception("room %s: presence push failed", slug)
+        for snapshot in pushes:
+            await publish(snapshot)
+
+    # ---- the periodic check ----------------------------------------------------------
+    async def _check_loop(self) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(CHECK_EVERY)
+            tick += 1
+            try:
+                await self._check(tick)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hub: periodic check failed")
+
+    async def _check(self, tick: int) -> None:
+        from rooms import services
+        from rooms.models import Room
+
+        now = time.monotonic()
+        for slug, room in list(self.rooms.items()):
+            if not room.sockets and room.idle_since is not None and now - room.idle_since > UNSUBSCRIBE_AFTER:
+                del self.rooms[slug]
+                if room.subscribed is not None:
+                    await self.layer.group_discard(group_name(slug), self.channel)
+        followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
+        if followed:
+            versions = await db.run_in_pool(
+                lambda: dict(Room.objects.filter(slug__in=list(followed)).values_list("slug", "version"))
+            )()
+            for slug, version in versions.items():
+                if version > followed[slug].snapshot["version"]:  # type: ignore[index]
+                    await self.reload(slug)
+        if tick % TOUCH_EVERY == 0:
+            pks = sorted({s.player_pk for r in self.rooms.values() for s in r.sockets if s.player_pk})
+            await db.run_in_pool(services.presence_touch)(pks)
+        if tick % REJOIN_EVERY == 0:
+            for slug, room in self.rooms.items():
+                if room.sockets:
+                    await self.layer.group_add(group_name(slug), self.channel)
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def get_hub() -> Hub:
+    """This event loop's hub (one per process under Daphne; tests run one loop each)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None or hub.layer is not get_channel_layer():
+        hub = _hubs[loop] = Hub()
+    return hub
+
+
+async def publish(snapshot: dict[str, Any]) -> None:
+    """Send a committed change to every process serving its room.
+
+    The change is saved whatever happens here: if the layer fails, each process's
+    version check (or a client's sync) brings its sockets up to date.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group_name(snapshot["slug"]), {"type": "room.push", "snapshot": snapshot})
+    except Exception:
+        log.warning(
+            "room %s: push of version %s not sent", snapshot["slug"], snapshot["version"], exc_info=True
+        )

@@ -1,0 +1,161 @@
+"""The one game path for every game: load → engine → save → push, under the room's lock.
+
+A game plugs in through the small protocol of ``rooms.games.Game`` (deal, apply,
+expire, outcome, score, views); everything a room does with a game — dealing,
+applying a move, a deadline passing, a game ending and being scored — happens here,
+once, for all of them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from rooms.errors import RoomError
+from rooms.games import Game, get_game
+from rooms.models import GameRecord, Player, Room
+from rooms.services import bump, locked_room_by_pk, remember
+
+
+def as_datetime(timestamp: float | None) -> datetime | None:
+    """An engine's time (Unix seconds) as a database timestamp."""
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
+    """The room's current (or last) game of the room's game kind.
+
+    Every writer of a game record holds the room's row lock, so reading it under that
+    lock needs no lock of its own.
+    """
+    game = game or get_game(room.game)
+    return game.record.objects.filter(room=room).order_by("-number").first()
+
+
+def is_running(room: Room) -> bool:
+    record = current_record(room)
+    return record is not None and not record.finished
+
+
+def act(room: Room, players: list[Player], player: Player, message: dict[str, Any]) -> None:
+    """Apply one room message of the game (the room is locked by the caller)."""
+    game = get_game(room.game)
+    action = message["action"]
+    fields = {key: value for key, value in message.items() if key != "ref"}
+    if action == "start_game":
+        _start(room, game, players, player, fields)
+    elif action == "house_rules":
+        if not player.is_seated:
+            raise RoomError("not_seated", _("Take a seat to change the house rules."))
+        game.set_house_rules(room, {k: v for k, v in fields.items() if k != "action"})
+        room.save(update_fields=["settings"])
+        bump(room)
+    elif action in game.room_actions:
+        game.room_actions[action](room, players, player)
+        bump(room)
+    elif action in game.actions:
+        _move(room, game, player, fields)
+    else:
+        raise RoomError("unknown_action", _("Unknown action: %(action)s"), action=str(action)[:40])
+
+
+def _flag(message: dict[str, Any], name: str) -> bool:
+    value = message.get(name, False)
+    if not isinstance(value, bool):
+        raise RoomError("bad_action", _("'%(name)s' must be true or false."), name=name)
+    return value
+
+
+def _start(room: Room, game: Game, players: list[Player], player: Player, fields: dict[str, Any]) -> None:
+    """Deal a new game; abandoning a running one needs ``confirm``."""
+    mode = fields.get("mode")
+    if mode is not None and not isinstance(mode, str):
+        raise RoomError("bad_mode", _("There is no such game mode."))
+    if not player.is_seated:
+        raise RoomError("not_seated", _("Take a seat to deal a game."))
+    confirm = _flag(fields, "confirm")
+    last = current_record(room, game)
+    if last is not None and not last.finished and not confirm:
+        raise RoomError("confirm_abandon", _("A game is running: confirm to abandon it and deal a new one."))
+    recent = [record.state for record in game.record.objects.filter(room=room).order_by("-number")]
+    seed = secrets.randbits(128)
+    state, extra = game.deal(room, players, mode=mode, seed=seed, recent=recent, now=time.time())
+    if last is not None and not last.finished:
+        # Abandoned: closed without a winner, off the clock.
+        last.finished, last.deadline = True, None
+        last.save(update_fields=["finished", "deadline", "updated_at"])
+    record = game.record.objects.create(
+        room=room,
+        number=(last.number + 1) if last else 1,
+        seed=str(seed),
+        state=game.dump(state),
+        deadline=as_datetime(game.deadline(state)),
+        **extra,
+    )
+    remember(room, record=record)
+    bump(room)
+
+
+def _move(room: Room, game: Game, player: Player, fields: dict[str, Any]) -> None:
+    record = current_record(room, game)
+    if record is None:
+        raise RoomError("no_game", _("No game has been dealt yet."))
+    state = game.load(record.state)
+    now = time.time()
+    expired = game.expire(state, now)
+    if expired is not state:
+        # Save the passed deadline even if the move is refused (the caller commits it),
+        # so the refused player's screen shows why: the turn has already moved on.
+        save(room, game, record, expired)
+        state = expired
+    save(room, game, record, game.apply(state, record, player, fields, now))
+
+
+def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
+    """Store an engine's new state; the first time it is over, score it in the room."""
+    record.state = game.dump(state)
+    record.deadline = as_datetime(game.deadline(state))
+    fields = ["state", "deadline", "updated_at"]
+    result = game.outcome(state)
+    if result is not None and not record.finished:
+        record.finished = True
+        fields.append("finished")
+        board = game.score(dict(room.scoreboard.get(game.name, {})), state, result)
+        room.scoreboard = {**room.scoreboard, game.name: board}
+        room.save(update_fields=["scoreboard"])
+    record.save(update_fields=fields)
+    remember(room, record=record)
+    bump(room)
+
+
+def expire_due(game: Game, now: float) -> int:
+    """Apply every passed deadline of ``game``, whoever is connected; the count applied.
+
+    Each game is re-read under its room's lock, so several server processes sweeping at
+    once apply a deadline once.
+    """
+    model = game.record
+    due = model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
+    applied = 0
+    for record_id, room_id in list(due):
+        with locked_room_by_pk(room_id) as room:
+            record = model.objects.get(pk=record_id)
+            if record.finished or record.deadline is None or record.deadline > as_datetime(now):
+                continue  # another process, or an action, got there first
+            state = game.load(record.state)
+            expired = game.expire(state, now)
+            if expired is not state:
+                save(room, game, record, expired)
+                applied += 1
+                continue
+            # Nothing the clock can do (a Codenames clue's time only shows, CN-24): keep
+            # a future deadline, drop a past one so the sweep stops selecting it.
+            left = game.deadline(state)
+            model.objects.filter(pk=record.pk).update(
+                deadline=as_datetime(left) if left is not None and left > now else None
+            )
+    return applied
