@@ -13,6 +13,7 @@ once the call returns, after the commit, without a hop back across threads.
 from __future__ import annotations
 
 import contextvars
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
@@ -70,3 +71,24 @@ async def call_collecting(
             pending_pushes.reset(token)
 
     return await run_in_pool(wrapped)()
+
+
+def close_pool_connections() -> None:
+    """Close every pool thread's connection (before a test database is dropped)."""
+    global _executor
+    if _executor is None:
+        return
+    from django.db import connections
+
+    pool, _executor = _executor, None
+    size = pool._max_workers
+    barrier = threading.Barrier(size)
+
+    def close() -> None:
+        # Each worker waits for the others, so every thread runs exactly one of these.
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for future in [pool.submit(close) for _ in range(size)]:
+        future.result(timeout=20)
+    pool.shutdown(wait=True)

@@ -74,6 +74,15 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _close_pooled_connections(django_db_setup: Any) -> Iterator[None]:
+    """The database pool's threads keep connections; close them before the test DB is dropped."""
+    yield
+    from rooms.db import close_pool_connections
+
+    close_pool_connections()
+
+
 @pytest.fixture(params=["memory", "redis"])
 def channel_layer(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]:
     """Runs a live-layer test once on the in-memory layer and once on real Redis.
