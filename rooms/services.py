@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -244,30 +244,28 @@ def is_connected(player: Player, now: Any = None) -> bool:
 def presence_open(*, slug: str, uid: str | None, device_token: str | None) -> dict[str, Any] | None:
     """A socket opens: which player it speaks for (``None``: a visitor), counted if by session.
 
-    A device link (a second screen) does not count towards presence. Returns the
-    player's ``pk``, ``public_id``, and ``flipped``: whether the player now shows
-    connected where they showed away (the room then needs a push).
+    One statement: the count goes up and the player's ids come back. A device link (a
+    second screen) does not count towards presence. ``flipped``: this is the player's
+    first socket, so the room's connected marks may need a push.
     """
     if device_token:
-        row = (
-            Player.objects.filter(room__slug=slug, device_token=device_token)
-            .values("pk", "public_id")
-            .first()
-        )
+        found = Player.objects.filter(room__slug=slug, device_token=device_token)
+        row = found.values("pk", "public_id").first()
         return None if row is None else {**row, "flipped": False}
     if not uid:
         return None
-    with transaction.atomic():
-        player = (
-            Player.objects.filter(room__slug=slug, uid=uid)
-            .only("pk", "public_id", "connections", "last_seen")
-            .first()
+    player, room = Player._meta.db_table, Room._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {player} SET connections = connections + 1, last_seen = %s "  # noqa: S608
+            f"WHERE uid = %s AND room_id = (SELECT id FROM {room} WHERE slug = %s) "
+            "RETURNING id, public_id, connections",
+            [timezone.now(), uid, slug],
         )
-        if player is None:
-            return None
-        was = is_connected(player)
-        Player.objects.filter(pk=player.pk).update(connections=F("connections") + 1, last_seen=timezone.now())
-    return {"pk": player.pk, "public_id": player.public_id, "flipped": not was}
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return {"pk": row[0], "public_id": row[1], "flipped": row[2] == 1}
 
 
 def presence_close(*, pk: int) -> bool:
