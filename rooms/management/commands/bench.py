@@ -1,14 +1,13 @@
-"""Measure what an action costs: queries, bytes pushed, and push latency to live sockets.
+"""Measure what an action costs: queries, view time, and bytes pushed to each seat.
 
-    python manage.py bench                 # on the configured database and channel layer
-    python manage.py bench --rooms 20      # the live part against a running server
+    python manage.py bench                 # on the configured database
 
-Prints figures; asserts nothing (targets are judged by people reading the numbers).
+The live side (many sockets, a crowd of rooms, the bare Channels floor) is
+``make loadtest`` (bench/loadtest.py). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import statistics
 import time
@@ -20,8 +19,9 @@ from django.test.utils import CaptureQueriesContext
 
 from codenames.game import GAME
 from rooms import services
+from rooms.hub import PatchCache
 from rooms.models import Room
-from rooms.state import room_state
+from rooms.state import load_snapshot, room_state
 
 SEATS = [("rosa", "red", "spymaster"), ("rui", "red", "operative"), ("bea", "blue", "spymaster"),
          ("bo", "blue", "operative"), ("sam", "", "spectator")]  # fmt: skip
@@ -46,14 +46,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--games", type=int, default=20)
-        parser.add_argument("--live", default="", help="a running server, e.g. http://127.0.0.1:8000")
-        parser.add_argument("--rooms", type=int, default=20)
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.costs(options["games"])
         self.decrypto_costs(options["games"])
-        if options["live"]:
-            asyncio.run(self.live(options["live"], options["rooms"]))
 
     def costs(self, games: int) -> None:
         slug = "bench-costs"
@@ -63,8 +59,10 @@ class Command(BaseCommand):
         view_queries: list[int] = []
         view_ms: list[float] = []
         sizes: dict[str, list[int]] = {"spymaster": [], "operative": [], "spectator": []}
+        patch_sizes: dict[str, list[int]] = {}
         for _ in range(games):
             action_queries["start_game"].append(_act(slug, "rosa", {"action": "start_game", "confirm": True}))
+            self._patch_sizes(slug, patch_sizes)
             state = Room.objects.get(slug=slug).codenames_games.order_by("-number").first().state  # type: ignore[union-attr]
             spymaster = "rosa" if state["team"] == "red" else "bea"
             operative = "rui" if state["team"] == "red" else "bo"
@@ -77,9 +75,14 @@ class Command(BaseCommand):
             )
             state = Room.objects.get(slug=slug).codenames_games.order_by("-number").first().state  # type: ignore[union-attr]
             own = [i for i, who in enumerate(state["key"]) if who == state["team"]]
+            before = load_snapshot(slug)
+            _act(slug, operative, {"action": "propose", "turn": state["turn"], "position": own[0]})
+            self._record_patch(before, load_snapshot(slug), "propose", patch_sizes)
+            before = load_snapshot(slug)
             action_queries["confirm"].append(
                 _act(slug, operative, {"action": "confirm", "turn": state["turn"], "position": own[0]})
             )
+            self._record_patch(before, load_snapshot(slug), "confirm", patch_sizes)
             for seat, name in (("spymaster", "rosa"), ("operative", "rui"), ("spectator", "sam")):
                 started = time.perf_counter()
                 with CaptureQueriesContext(connection) as queries:
@@ -100,7 +103,29 @@ class Command(BaseCommand):
             f"state view time          median {statistics.median(view_ms):.2f} ms  p95 {_p95(view_ms):.2f} ms"
         )
         for seat, values in sizes.items():
-            out(f"bytes per push ({seat:<9}) median {statistics.median(values):>6.0f}  max {max(values)}")
+            out(
+                f"bytes per whole state ({seat:<9}) median {statistics.median(values):>6.0f}"
+                f"  max {max(values)}"
+            )
+        for what, values in sorted(patch_sizes.items()):
+            out(f"bytes per patch ({what:<19}) median {statistics.median(values):>6.0f}  max {max(values)}")
+
+    def _patch_sizes(self, slug: str, sizes: dict[str, list[int]]) -> None:
+        """The give_clue move's patch per view, starting from the deal just made."""
+        state = Room.objects.get(slug=slug).codenames_games.order_by("-number").first().state  # type: ignore[union-attr]
+        spymaster = "rosa" if state["team"] == "red" else "bea"
+        before = load_snapshot(slug)
+        _act(slug, spymaster, {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 2})
+        self._record_patch(before, load_snapshot(slug), "give_clue", sizes)
+        _act(slug, "rosa", {"action": "start_game", "confirm": True})
+
+    @staticmethod
+    def _record_patch(
+        before: dict[str, Any], after: dict[str, Any], what: str, sizes: dict[str, list[int]]
+    ) -> None:
+        patches = PatchCache(before, after)
+        for key in after["views"]:
+            sizes.setdefault(f"{what}, {key}", []).append(len(patches.message(key).encode()))
 
     def decrypto_costs(self, games: int) -> None:
         """Queries per Decrypto move and bytes per push for each of its distinct views."""
@@ -145,67 +170,6 @@ class Command(BaseCommand):
                 f"decrypto: bytes per push ({seat:<9}) median {statistics.median(values):>6.0f}"
                 f"  max {max(values)}"
             )
-
-    async def live(self, base: str, rooms: int) -> None:
-        """Rooms of five sockets each; every room deals at once; time until all five hear it."""
-        from asgiref.sync import sync_to_async
-        from websockets.asyncio.client import connect
-
-        host = base.split("://", 1)[1].rstrip("/")
-        slugs = [f"bench-live-{i}" for i in range(rooms)]
-
-        def prepare() -> dict[str, list[str]]:
-            from django.contrib.sessions.backends.db import SessionStore
-
-            keys: dict[str, list[str]] = {}
-            for slug in slugs:
-                Room.objects.filter(slug=slug).delete()
-                _table(slug)
-                keys[slug] = []
-                for name, _team, _role in SEATS:
-                    store = SessionStore()
-                    store["uid"] = f"{slug}-{name}"
-                    store.create()
-                    keys[slug].append(str(store.session_key))
-            return keys
-
-        keys = await sync_to_async(prepare)()
-        sockets: dict[str, list[Any]] = {}
-        for slug in slugs:
-            url = f"ws://{host}/ws/r/{slug}/"
-            sockets[slug] = [
-                await connect(url, origin=base, additional_headers={"Cookie": f"sessionid={k}"})
-                for k in keys[slug]
-            ]
-            for ws in sockets[slug]:
-                await ws.recv()
-
-        async def deal(slug: str) -> float:
-            started = time.perf_counter()
-            await sockets[slug][1].send(json.dumps({"action": "start_game", "confirm": True}))
-
-            async def hears(ws: Any) -> None:
-                while True:
-                    message = json.loads(await ws.recv())
-                    if message.get("type") == "state" and message.get("play"):
-                        return
-
-            await asyncio.gather(*(hears(ws) for ws in sockets[slug]))
-            return (time.perf_counter() - started) * 1000
-
-        started = time.perf_counter()
-        latencies = await asyncio.gather(*(deal(slug) for slug in slugs))
-        wall = time.perf_counter() - started
-        for group in sockets.values():
-            for ws in group:
-                await ws.close()
-        await sync_to_async(lambda: Room.objects.filter(slug__in=slugs).delete())()
-        out = self.stdout.write
-        out(f"live: {rooms} rooms x {len(SEATS)} sockets, all dealing at once, in {wall:.2f} s")
-        out(
-            f"deal-to-every-screen latency  median {statistics.median(latencies):.0f} ms"
-            f"  p95 {_p95(latencies):.0f} ms"
-        )
 
 
 def _p95(values: list[float]) -> float:
