@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench
+.PHONY: run test lint format messages translations install clean bench loadtest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py bench $(if $(LIVE),--live $(LIVE) --rooms $(or $(ROOMS),20))
+
+# Load: bots play real moves against the product and a bare Channels floor, interleaved.
+loadtest: $(STAMP)
+	$(BIN)/python -m bench.loadtest $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test_db.sqlite3

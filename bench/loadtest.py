@@ -1,0 +1,439 @@
+"""Bots play real moves against the product and a bare Channels floor, interleaved.
+
+    python -m bench.loadtest                      # rate search: 100 rooms of 4 players
+    python -m bench.loadtest --quick              # a smoke run in under a minute
+    python -m bench.loadtest --scenario restart   # 2000 players, a killed server, reconnects
+
+Prints figures and asserts nothing: people judge the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import resource
+import secrets
+import signal
+import string
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from time import perf_counter
+from urllib.parse import urlsplit
+
+from bench.bots import LOST_AFTER, Bot, JoinError, Room, Side, StepStats, join_player, seat_for
+from bench.servers import Config, Server, configure, free_port, migrate, server_env, total_cpu, total_rss
+
+LADDER = [5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0, 1000.0]
+QUICK_LADDER = [10.0, 40.0, 160.0]
+P99_LIMIT_MS = 100.0
+JOIN_THREADS = 32
+JOIN_TRIES = 5
+SETUP_AT_ONCE = 16
+PRODUCT_RATE_LIMIT = 10.0  # rooms/consumers.py: a socket may send 10 messages a second
+RESTART_MARKS = [5, 10, 20, 30]
+COLUMNS = [("done/s", 7), ("p50", 6), ("p95", 6), ("p99", 6), ("lost", 5), ("skip", 5), ("gaps", 5),
+           ("cpu", 6), ("lag", 5), ("", 4)]  # fmt: skip
+CELL_HEADER = " ".join(f"{name:>{width}}" for name, width in COLUMNS)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.loadtest", description=__doc__.splitlines()[0])
+    add = parser.add_argument
+    add("--scenario", choices=["rates", "restart"], default="rates")
+    add("--rooms", type=int, help="rooms (default 100; 20 with --quick)")
+    add("--players", type=int, default=4, help="players per room, at least 4")
+    add("--processes", type=int, default=1, help="product processes (more than 1 needs REDIS_URL)")
+    add(
+        "--rates", type=lambda text: sorted(float(r) for r in text.split(",")), help="actions/s, e.g. 5,10,20"
+    )
+    add("--step-seconds", type=float, help="seconds of moves per step (default 6; 2 with --quick)")
+    add("--fixed-rate", type=float, default=50.0, help="the fixed-rate step, actions/s")
+    add("--players-total", type=int, default=2000, help="players of the restart scenario")
+    add("--quick", action="store_true", help="20 rooms, 2 s steps, three rates: a smoke run")
+    add("--max-seconds", type=float, default=600.0, help="hard bound on the whole run")
+    args = parser.parse_args(argv)
+    args.rooms = args.rooms or (20 if args.quick else 100)
+    args.rates = args.rates or (QUICK_LADDER if args.quick else LADDER)
+    args.step_seconds = args.step_seconds or (2.0 if args.quick else 6.0)
+    args.warmup = 1.0 if args.quick else 2.0
+    return args
+
+
+def raise_file_limit() -> None:
+    """Thousands of sockets: the soft limit up to the hard one (the servers inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+async def wait_until(
+    check: Callable[[], bool], timeout: float, what: str, progress: Callable[[], str] | None = None
+) -> None:
+    """Poll ``check``; a long wait says how far it got every 10 s."""
+    start = last = perf_counter()
+    while not check():
+        if perf_counter() > start + timeout:
+            raise RuntimeError(f"gave up after {timeout:.0f} s waiting for {what}")
+        if progress is not None and perf_counter() - last > 10:
+            last = perf_counter()
+            print(f"  … {last - start:.0f} s: {progress()}", flush=True)
+        await asyncio.sleep(0.02)
+
+
+def percentile_ms(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] * 1000
+
+
+def quantiles(stats: StepStats) -> tuple[float, float, float]:
+    """p50, p95, p99 of the step's move latencies, in ms."""
+    p50, p95, p99 = (percentile_ms(stats.latencies, q) for q in (0.5, 0.95, 0.99))
+    return p50, p95, p99
+
+
+def passed(stats: StepStats) -> bool:
+    return bool(stats.latencies) and stats.lost == 0 and quantiles(stats)[2] < P99_LIMIT_MS
+
+
+def cpu_ms(stats: StepStats) -> float:
+    """Server CPU per action sent: every process of the side, every thread."""
+    return stats.cpu_seconds * 1000 / max(stats.sent, 1)
+
+
+def cell(stats: StepStats | None) -> str:
+    """One side of a table row: times in ms; cpu in server ms per action; lag: p99 late sends."""
+    if stats is None:
+        return f"{'-':>7}".ljust(len(CELL_HEADER))
+    p50, p95, p99 = quantiles(stats)
+    return (
+        f"{len(stats.latencies) / stats.seconds:7.1f} {p50:6.1f} {p95:6.1f} {p99:6.1f} "
+        f"{stats.lost:5d} {stats.skipped:5d} {stats.gaps:5d} {cpu_ms(stats):6.2f} "
+        f"{percentile_ms(stats.lateness, 0.99):5.0f} {'ok' if passed(stats) else 'FAIL':>4}"
+    )
+
+
+def _both(product: float, floor: float, unit: str) -> str:
+    return f"product {product:.2f} {unit}, floor {floor:.2f} {unit}"
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, config: Config) -> None:
+        self.args, self.config = args, config
+        self.run_id = "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(6))
+        self.log_dir = Path(tempfile.mkdtemp(prefix=f"loadtest-{self.run_id}-"))
+        self.servers: list[Server] = []
+        self.sides: list[Side] = []
+
+    def print_config(self) -> None:
+        a, database = self.args, urlsplit(self.config.database_url).path.rsplit("/", 1)[-1]
+        where = f"{self.config.vendor} ({database}), {self.config.layer} layer"
+        print(f"loadtest {self.run_id}: {where}, product processes {a.processes}")
+        if a.scenario == "rates":
+            rates = ", ".join(f"{rate:g}" for rate in a.rates)
+            print(f"  {a.rooms} rooms × {a.players} players, {a.step_seconds:g} s steps at {rates} actions/s")
+        else:
+            print(f"  restart: {a.players_total // 4 * 4} players in rooms of 4")
+        print(f"  server logs in {self.log_dir}")
+
+    # ---- servers and bots ---------------------------------------------------------------
+
+    def start(self, name: str, app: str, settings: str) -> Server:
+        server = Server(name, app, free_port(), server_env(self.config, settings), self.log_dir)
+        server.start()
+        self.servers.append(server)
+        return server
+
+    def stop_servers(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def add_side(self, name: str, servers: list[Server], prefix: str, rooms: int, players: int) -> Side:
+        """Rooms of bots; a room's players spread round-robin over the side's processes."""
+        side = Side(name, servers)
+        for index in range(rooms):
+            room = Room(side, f"lt-{self.run_id}-{prefix}{index}")
+            room.bots = [Bot(room, servers[j % len(servers)].port) for j in range(players)]
+            side.rooms.append(room)
+        self.sides.append(side)
+        return side
+
+    async def start_product(self, processes: int) -> list[Server]:
+        await asyncio.to_thread(migrate, self.config)
+        return [
+            self.start(f"product-{i}", "config.asgi:application", "config.settings") for i in range(processes)
+        ]
+
+    async def join_all(self, side: Side) -> None:
+        """The join form for every bot, JOIN_THREADS at a time; a failed join is tried again."""
+        loop, start, failures = asyncio.get_running_loop(), perf_counter(), Counter[str]()
+        with ThreadPoolExecutor(JOIN_THREADS) as pool:
+
+            async def join(bot: Bot, name: str) -> None:
+                for attempt in range(JOIN_TRIES):
+                    try:
+                        bot.use_session(
+                            await loop.run_in_executor(pool, join_player, bot.port, bot.room.slug, name)
+                        )
+                        return
+                    except (OSError, JoinError) as error:
+                        failures[str(error) or type(error).__name__] += 1
+                        if attempt == JOIN_TRIES - 1:
+                            raise JoinError(
+                                f"{name} of {bot.room.slug}: {JOIN_TRIES} joins failed ({error})"
+                            ) from error
+                        await asyncio.sleep(2.0**attempt)
+
+            await asyncio.gather(
+                *(join(bot, f"bot{i}") for room in side.rooms for i, bot in enumerate(room.bots))
+            )
+        seconds = perf_counter() - start
+        print(
+            f"{side.name}: {len(side.bots)} players joined in {seconds:.1f} s (not part of the connect time)"
+        )
+        if failures:
+            print(f"  failed joins, tried again: {dict(failures)}")
+
+    async def connect_all(self, side: Side) -> None:
+        """Every socket at once: from the first attempt to the last first state."""
+        bots, rss_before, start = side.bots, total_rss(side.servers), perf_counter()
+        for bot in bots:
+            bot.start()
+        have_state = lambda: sum(b.state_at is not None for b in bots)  # noqa: E731
+        await wait_until(
+            lambda: have_state() == len(bots),
+            180,
+            f"{side.name} sockets",
+            lambda: f"{have_state()} have a state",
+        )
+        side.connect_seconds = max(b.state_at or 0.0 for b in bots) - start
+        await asyncio.sleep(0.5)  # the last connect handlers finish before RSS is read
+        rss_after = total_rss(side.servers)
+        side.kib_per_socket = (rss_after - rss_before) / len(bots)
+        failures = dict(sum((b.failures for b in bots), Counter()))
+        memory = f"{side.kib_per_socket:.0f} KiB each (RSS {rss_before // 1024} → {rss_after // 1024} MiB)"
+        print(f"{side.name}: {len(bots)} sockets open in {side.connect_seconds:.2f} s, {memory}")
+        if failures:
+            print(f"  failed tries, retried with the page's backoff: {failures}")
+
+    async def close_bots(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(15):
+                bots = [bot for side in self.sides for bot in side.bots]
+                await asyncio.gather(*(bot.close() for bot in bots), return_exceptions=True)
+
+    # ---- rooms ready to play ------------------------------------------------------------
+
+    async def seat_room(self, room: Room) -> None:
+        """Seats, a deal and a clue, each as the page sends them; then the guessers' mover."""
+        bots = room.bots
+
+        async def until(check: Callable[[Bot], bool], what: str) -> None:
+            await wait_until(lambda: all(check(bot) for bot in bots), 60, f"{what} in {room.slug}")
+
+        for index, bot in enumerate(bots):
+            team, role = seat_for(index)
+            await bot.send({"action": "sit", "team": team, "role": role})
+        await until(lambda bot: bot.seated_as(*seat_for(bots.index(bot))), "seats")
+        await bots[0].send({"action": "start_game"})
+        await until(lambda bot: bot.play.get("phase") == "clue", "a deal")
+        play = bots[0].play
+        red = play["team"] == "red"
+        await bots[0 if red else 2].send(
+            {"action": "give_clue", "turn": play["turn"], "word": "qzxv", "number": 2}
+        )
+        await until(lambda bot: bot.play.get("phase") == "guess", "a clue")
+        room.mover = bots[1 if red else 3]
+        room.turn = room.mover.play["turn"]
+        uncovered = [card["position"] for card in room.mover.play["cards"] if not card["covered"]]
+        room.positions = (uncovered[0], uncovered[1])
+
+    async def seat_all(self, side: Side) -> None:
+        limit = asyncio.Semaphore(SETUP_AT_ONCE)
+
+        async def one(room: Room) -> None:
+            async with limit:
+                await self.seat_room(room)
+
+        await asyncio.gather(*(one(room) for room in side.rooms))
+
+    # ---- measured steps -----------------------------------------------------------------
+
+    async def expire_moves(self) -> None:
+        while True:
+            await asyncio.sleep(0.2)
+            now = perf_counter()
+            for side in self.sides:
+                for room in side.rooms:
+                    room.expire(now)
+
+    async def run_step(self, side: Side, rate: float, seconds: float) -> StepStats:
+        """Open loop: move n is sent at start + n/rate by room n mod R, whatever came before."""
+        stats = side.stats = StepStats(seconds=seconds)
+        for room in side.rooms:
+            room.last_target = None
+        cpu_before, start = total_cpu(side.servers), perf_counter() + 0.01
+        for n in range(max(1, round(rate * seconds))):
+            due = start + n / rate
+            if due > perf_counter():
+                await asyncio.sleep(due - perf_counter())
+            stats.lateness.append(max(0.0, perf_counter() - due))
+            await side.rooms[n % len(side.rooms)].send_move(stats)
+        await wait_until(lambda: side.pending() == 0, LOST_AFTER + 2, "moves in flight")
+        stats.cpu_seconds = total_cpu(side.servers) - cpu_before
+        side.stats = None
+        side.frames += stats.frames
+        side.bytes += stats.bytes
+        return stats
+
+    async def search(self) -> None:
+        """Up the ladder, product then floor at each rate; a side stops after two fails in a row."""
+        fails = {side.name: 0 for side in self.sides}
+        if max(self.args.rates) / self.args.rooms > PRODUCT_RATE_LIMIT:
+            print(
+                f"note: past {PRODUCT_RATE_LIMIT:g} actions/s per room the product refuses moves (too_fast)"
+            )
+        print(f"\n{'target':>7} | {'product':<{len(CELL_HEADER)}} | floor")
+        print(f"{'':>7} | {CELL_HEADER} | {CELL_HEADER}")
+        for rate in self.args.rates:
+            row: dict[str, StepStats] = {}
+            for side in (side for side in self.sides if fails[side.name] < 2):
+                stats = row[side.name] = await self.run_step(side, rate, self.args.step_seconds)
+                fails[side.name] = 0 if passed(stats) else fails[side.name] + 1
+                side.best = max(side.best, rate) if passed(stats) else side.best
+            if not row:
+                break
+            print(f"{rate:7g} | {cell(row.get('product'))} | {cell(row.get('floor'))}", flush=True)
+            for name, stats in row.items():
+                if stats.errors:
+                    print(f"{'':>7}   {name} lost moves: {dict(stats.errors)}")
+
+    async def rate_scenario(self) -> None:
+        a = self.args
+        product_servers = await self.start_product(a.processes)
+        floor_server = self.start("floor", "bench.floor:application", "bench.floor_settings")
+        await asyncio.gather(*(server.wait_ready() for server in self.servers))
+        product = self.add_side("product", product_servers, "", a.rooms, a.players)
+        floor = self.add_side("floor", [floor_server], "f", a.rooms, a.players)
+        await self.join_all(product)
+        await self.connect_all(product)
+        await self.connect_all(floor)
+        await self.seat_all(product)
+        for room in floor.rooms:
+            room.mover = room.bots[1]  # the floor has no seats: any one bot moves
+        for side in self.sides:
+            await self.run_step(side, a.rates[0], a.warmup)
+            side.frames = side.bytes = 0  # frame sizes count from the measured steps only
+        await self.search()
+        for side in self.sides:
+            side.fixed = await self.run_step(side, a.fixed_rate, a.step_seconds)
+
+    def print_summary(self) -> None:
+        if len(self.sides) != 2:
+            return
+        product, floor = self.sides
+        if floor.connect_seconds:
+            seconds = _both(product.connect_seconds, floor.connect_seconds, "s")
+            print(f"\nconnect, {len(product.bots)} sockets at once: {seconds}")
+            print(f"memory per connection: {_both(product.kib_per_socket, floor.kib_per_socket, 'KiB')}")
+        if product.frames and floor.frames:
+            print(
+                f"bytes per frame: {_both(product.bytes / product.frames, floor.bytes / floor.frames, 'B')}"
+            )
+        for side in self.sides:
+            if side.fixed is not None:
+                p50, p95, p99 = quantiles(side.fixed)
+                figures = f"p50 {p50:.1f} / p95 {p95:.1f} / p99 {p99:.1f} ms, lost {side.fixed.lost}"
+                cpu = f"server CPU {cpu_ms(side.fixed):.2f} ms per action"
+                print(f"fixed {self.args.fixed_rate:g}/s, {side.name}: {figures}, {cpu}")
+        ratio = f"{product.best / floor.best:.3f}" if floor.best else "n/a"
+        print(f"product max {product.best:g} actions/s, floor max {floor.best:g} actions/s, ratio {ratio}")
+
+    # ---- a killed server ----------------------------------------------------------------
+
+    async def restart_scenario(self) -> None:
+        servers = await self.start_product(1)
+        await servers[0].wait_ready()
+        side = self.add_side("product", servers, "", max(1, self.args.players_total // 4), 4)
+        await self.join_all(side)
+        await self.connect_all(side)
+        killed = perf_counter()
+        servers[0].kill()
+        servers[0].start()
+        await servers[0].wait_ready()
+        print(f"SIGKILL, then a new process listens after {perf_counter() - killed:.2f} s")
+        bots = side.bots
+        with contextlib.suppress(RuntimeError):  # the counts below say who is missing
+            back_now = lambda: sum(bool(b.state_at and b.opened_at > killed) for b in bots)  # noqa: E731
+            await wait_until(lambda: back_now() == len(bots), 120, "all back", lambda: f"{back_now()} back")
+        back = sorted(b.state_at - killed for b in bots if b.state_at and b.opened_at > killed)
+        for mark in RESTART_MARKS:
+            print(f"  back within {mark:2d} s of the kill: {sum(t <= mark for t in back)}/{len(bots)}")
+        print(f"  {len(back)}/{len(bots)} back, the last after {back[-1] if back else math.nan:.2f} s")
+
+    # ---- the whole run ------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self.print_config()
+        expiry = asyncio.create_task(self.expire_moves())
+        bound = asyncio.timeout(self.args.max_seconds)
+        try:
+            async with bound:
+                await (self.restart_scenario() if self.args.scenario == "restart" else self.rate_scenario())
+        except TimeoutError:
+            if not bound.expired():
+                raise
+            print(f"stopped: --max-seconds {self.args.max_seconds:g} reached")
+        except (RuntimeError, JoinError) as error:
+            print(f"stopped: {error}")  # the server's side of it is in the log summary below
+        finally:
+            expiry.cancel()
+            self.print_summary()
+            await self.close_bots()
+            self.stop_servers()
+            self.print_problems()
+
+    def print_problems(self) -> None:
+        for side in self.sides:
+            if side.stray_errors:
+                print(f"{side.name}: errors outside measured moves: {dict(side.stray_errors)}")
+        for server in self.servers:
+            lines = server.problems()
+            if lines:
+                print(f"{server.name} log ({server.log_path}): {len(lines)} distinct error lines, the first:")
+                print("\n".join(f"    {line}" for line in lines[:8]))
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    config = configure()
+    if args.processes > 1 and not config.redis_url:
+        sys.exit("--processes > 1 needs REDIS_URL: the in-memory channel layer cannot reach another process.")
+    if args.scenario == "rates" and args.players < 4:
+        sys.exit("--players: at least 4 (a spymaster and an operative per team).")
+    raise_file_limit()
+    signal.signal(signal.SIGTERM, _interrupted)  # a TERM stops the servers too, as Ctrl-C does
+    bench = Bench(args, config)
+    try:
+        asyncio.run(bench.run())
+    except KeyboardInterrupt:
+        print("interrupted")
+        sys.exit(130)
+    finally:
+        bench.stop_servers()  # again, in case the loop itself was torn down
+
+
+if __name__ == "__main__":
+    main()
