@@ -6,6 +6,7 @@ import asyncio
 import ctypes
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -48,8 +49,24 @@ def configure() -> Config:
     return Config(database_url=database_url, redis_url=os.environ.get("REDIS_URL", ""))
 
 
+# One key for every process of a run: they share sessions and the layer's encryption.
+SECRET_KEY = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(40)
+
+
 def server_env(config: Config, settings: str) -> dict[str, str]:
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE=settings, DEBUG="true", GAME_CLOCK="0")
+    """The product as deployed: DEBUG off (DEBUG records every query, which a load would
+    measure), plain HTTP on loopback (so no secure cookies), static files from the source
+    folders (no collectstatic step)."""
+    if settings == "config.settings":
+        settings = "config.settings_test"
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE=settings,
+        DEBUG="false",
+        SECRET_KEY=SECRET_KEY,
+        SECURE_COOKIES="false",
+        GAME_CLOCK="0",
+    )
     env["DATABASE_URL"] = config.database_url
     env.pop("REDIS_URL", None)
     if config.redis_url:

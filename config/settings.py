@@ -85,9 +85,9 @@ ASGI_APPLICATION = "config.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Persistent connections, one per database thread (rooms.db): opening a
-        # PostgreSQL connection per call cost a tenth of the server's time under load.
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600")),
+        # 0 for HTTP requests: under ASGI each runs on a thread of its own, which would
+        # leave its connection open. The sockets' database threads keep theirs (below).
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }
@@ -111,6 +111,9 @@ else:
 
 # Threads for database work from the sockets (rooms.db); 0: one on SQLite, six otherwise.
 DB_THREADS = int(os.environ.get("DB_THREADS", "0"))
+# Their connections persist (opening a PostgreSQL connection per call cost a tenth of the
+# server's time under load), checked before reuse.
+DB_POOL_CONN_MAX_AGE = int(os.environ.get("DB_POOL_CONN_MAX_AGE", "600"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

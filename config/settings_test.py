@@ -1,7 +1,5 @@
 """Test settings: the same app, with static files served from the source folders."""
 
-import os
-
 from .settings import *  # noqa: F403
 from .settings import STORAGES, _env_bool
 
@@ -15,7 +13,3 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The pytest process drives deadlines itself (rooms.clock.sweep); a test server started
 # as a subprocess turns its clock on with GAME_CLOCK=1.
 GAME_CLOCK = _env_bool("GAME_CLOCK", False)
-
-# The suite creates and drops its database: pooled threads must not keep connections
-# to it between calls (production keeps them, DB_CONN_MAX_AGE).
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "0"))  # noqa: F405

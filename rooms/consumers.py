@@ -63,6 +63,17 @@ def parse_frame(text: str | None, data: bytes | None) -> dict[str, Any]:
     return message
 
 
+def _ref_of(text: str | None) -> Any:
+    """A dropped message's ``ref``, so its sender knows which one was dropped."""
+    if not text or len(text) > MAX_FRAME_BYTES:
+        return None
+    try:
+        ref = json.loads(text).get("ref")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return ref if isinstance(ref, str | int) else None
+
+
 def _player_of(players: list[Player], *, uid: str | None, device_token: str | None) -> Player | None:
     """The player a socket speaks for: by its device link, else by its session."""
     if device_token:
@@ -96,11 +107,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
         self.language = socket_language(self.scope)
-        self.uid = None if self.device_token else await self._session_uid()
-        # The one read of a handshake: who this socket is (and, by session, counted present).
-        seat = await db.run_in_pool(services.presence_open)(
-            slug=self.slug, uid=self.uid, device_token=self.device_token
-        )
+        # One trip to the database: who this socket is, and (by session) counted present.
+        self.uid, seat = await db.run_in_pool(self._identify)()
         if self.device_token and seat is None:
             await self.accept()
             await self.send_error("link_revoked", LINK_REVOKED)
@@ -116,13 +124,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.hub.presence_changed(self.slug)
         await self.send_state(await self.hub.snapshot(self.slug))
 
-    async def _session_uid(self) -> str | None:
+    def _identify(self) -> tuple[str | None, dict[str, Any] | None]:
+        """The session's uid (unless a device link speaks) and the player it names, if any."""
+        uid = None
         session = self.scope.get("session")
-        if session is None:
-            return None
-        # The session loads from the database lazily: read it off the event loop.
-        uid = await db.run_in_pool(session.get)("uid")
-        return uid if isinstance(uid, str) else None
+        if not self.device_token and session is not None:
+            found = session.get("uid")
+            uid = found if isinstance(found, str) else None
+        return uid, services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "sent_version"):
@@ -149,7 +158,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         ref = None
         if not self.within_rate():
-            await self.send_error("too_fast", _("Too many messages at once: slow down a little."))
+            await self.send_error(
+                "too_fast", _("Too many messages at once: slow down a little."), _ref_of(text_data)
+            )
             return
         pushes: list[dict[str, Any]] = []
         try:

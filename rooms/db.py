@@ -42,10 +42,30 @@ def pool_size() -> int:
     return 1 if engine.endswith("sqlite3") else 6
 
 
+def _keep_connections() -> None:
+    """A pool thread keeps its connection for ``DB_POOL_CONN_MAX_AGE`` seconds.
+
+    The setting's ``CONN_MAX_AGE`` stays 0 for everything else: under ASGI each HTTP
+    request runs on a thread of its own, so a persistent connection there would be left
+    open by every request thread (Django's advice; measured: PostgreSQL ran out of
+    connections). The connection object is this thread's own, so only it changes.
+    """
+    from django.db import connections
+
+    connection = connections["default"]
+    connection.settings_dict = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": getattr(settings, "DB_POOL_CONN_MAX_AGE", 600),
+        "CONN_HEALTH_CHECKS": True,
+    }
+
+
 def executor() -> ThreadPoolExecutor:
     global _executor
     if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=pool_size(), thread_name_prefix="db")
+        _executor = ThreadPoolExecutor(
+            max_workers=pool_size(), thread_name_prefix="db", initializer=_keep_connections
+        )
     return _executor
 
 

@@ -28,7 +28,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from rooms import db
 from rooms.patch import diff
@@ -105,7 +105,7 @@ class PatchCache:
 class LocalRoom:
     sockets: set[RoomSocket] = field(default_factory=set)
     snapshot: dict[str, Any] | None = None
-    subscribed: asyncio.Future[None] | None = None
+    subscribed: asyncio.Future[Any] | None = None
     presence_pending: bool = False
     idle_since: float | None = None
 
@@ -135,16 +135,13 @@ class Hub:
         room = self.rooms.setdefault(socket.slug, LocalRoom())
         room.sockets.add(socket)
         room.idle_since = None
-        if room.subscribed is None:
-            room.subscribed = asyncio.get_running_loop().create_future()
-            try:
-                await self.layer.group_add(group_name(socket.slug), self.channel)
-            except BaseException as error:
-                room.subscribed.set_exception(error)
-                room.subscribed = None
-                raise
-            room.subscribed.set_result(None)
-        await room.subscribed
+        if room.subscribed is None or (room.subscribed.done() and room.subscribed.exception()):
+            # A task of its own: a socket that gives up waiting must not cancel it for the
+            # others (they wait on it shielded).
+            room.subscribed = asyncio.ensure_future(
+                self.layer.group_add(group_name(socket.slug), self.channel)
+            )
+        await asyncio.shield(room.subscribed)
 
     def detach(self, socket: RoomSocket) -> None:
         room = self.rooms.get(socket.slug)
@@ -292,6 +289,17 @@ async def publish(snapshot: dict[str, Any]) -> None:
     """
     layer = get_channel_layer()
     if layer is None:
+        return
+    if isinstance(layer, InMemoryChannelLayer):
+        # One process: its hubs are the only subscribers. Hand the snapshot over as it is
+        # (the layer would deep-copy it for a queue this process reads anyway); a hub on
+        # another thread's loop (the clock publishes from its own) gets it on that loop.
+        running = asyncio.get_running_loop()
+        for loop, hub in list(_hubs.items()):
+            if loop is running:
+                await hub.deliver(snapshot)
+            elif not loop.is_closed():
+                asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
         return
     try:
         await layer.group_send(group_name(snapshot["slug"]), {"type": "room.push", "snapshot": snapshot})

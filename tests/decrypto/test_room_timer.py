@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,11 @@ async def test_dc8_a_connected_player_is_pushed_the_expiry(channel_layer: str) -
     deadline = before["play"]["deadline"]
     assert before["play"]["phase"] == "clues" and deadline is not None
     assert [(t["team"], t["task"]) for t in before["play"]["to_act"]] == [("black", "clues")]
-    await sync_to_async(sweep)(now=deadline + 0.5)
+    # As the server's clock does: from a thread of its own, outside any event loop.
+    clock = threading.Thread(target=sweep, kwargs={"now": deadline + 0.5})
+    clock.start()
     pushed = await client.state_where(lambda s: s["play"]["phase"] == "guess")
+    clock.join(timeout=10)
     assert pushed["play"]["deadline"] is None
     await client.close()
 
