@@ -202,7 +202,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     def game_action(self, message: dict[str, Any]) -> None:
         refused: RoomError | None = None
         with services.locked_room(self.slug) as room:
-            players = list(room.players.all())
+            players = services.room_players(room)
             player = _player_of(players, uid=self.uid, device_token=self.device_token)
             if player is None:
                 raise RoomError("not_joined", _("Join the room first."))

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from rooms.errors import RoomError
 from rooms.games import Game, get_game
 from rooms.models import GameRecord, Player, Room
-from rooms.services import bump, locked_room_by_pk, remember
+from rooms.services import bump, locked_room_by_pk, remember, save_fields
 
 
 def as_datetime(timestamp: float | None) -> datetime | None:
@@ -33,7 +33,13 @@ def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
     lock needs no lock of its own.
     """
     game = game or get_game(room.game)
-    return game.record.objects.filter(room=room).order_by("-number").first()
+    table = game.record._meta.db_table
+    # Plain SQL: read on every move (see rooms.services.locked_room).
+    found = game.record.objects.raw(
+        f"SELECT * FROM {table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",  # noqa: S608
+        [room.pk],
+    )
+    return next(iter(found), None)
 
 
 def is_running(room: Room) -> bool:
@@ -127,7 +133,7 @@ def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
         board = game.score(dict(room.scoreboard.get(game.name, {})), state, result)
         room.scoreboard = {**room.scoreboard, game.name: board}
         room.save(update_fields=["scoreboard"])
-    record.save(update_fields=fields)
+    save_fields(record, fields)
     remember(room, record=record)
     bump(room)
 

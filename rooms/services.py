@@ -64,11 +64,47 @@ def clean_name(raw: object) -> str:
 def locked_room(slug: str) -> Iterator[Room]:
     """The room, its row locked until the block ends (serialises every change to it)."""
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(slug=slug).first()
+        room = next(iter(Room.objects.raw(_room_for_update_sql(), [slug])), None)
         if room is None:
             raise RoomError("no_room", _("This room has no players yet: join it first."))
         yield room
         _finish(room)
+
+
+def _room_for_update_sql() -> str:
+    # Every change of every room starts here: plain SQL spares the ORM's query building,
+    # half of a move's database time when measured (SQLite locks the whole file instead).
+    lock = "" if connection.vendor == "sqlite" else " FOR UPDATE"
+    return f"SELECT * FROM {Room._meta.db_table} WHERE slug = %s{lock}"  # noqa: S608
+
+
+def save_fields(instance: Any, fields: list[str]) -> None:
+    """``instance.save(update_fields=fields)`` in plain SQL (a move saves its game this way).
+
+    Values go through each field's own database preparation, as ``save`` does; an
+    ``auto_now`` field among ``fields`` is stamped as ``save`` would.
+    """
+    meta = instance._meta
+    columns, values = [], []
+    for name in fields:
+        field = meta.get_field(name)
+        if getattr(field, "auto_now", False):
+            setattr(instance, field.attname, timezone.now())
+        columns.append(f"{connection.ops.quote_name(field.column)} = %s")
+        values.append(field.get_db_prep_save(getattr(instance, field.attname), connection))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {meta.db_table} SET {', '.join(columns)} WHERE id = %s",  # noqa: S608
+            [*values, instance.pk],
+        )
+
+
+def room_players(room: Room) -> list[Player]:
+    """The room's players in joining order (plain SQL, for the same reason as above)."""
+    table = Player._meta.db_table
+    return list(
+        Player.objects.raw(f"SELECT * FROM {table} WHERE room_id = %s ORDER BY joined_at, id", [room.pk])
+    )  # noqa: S608
 
 
 @contextmanager
@@ -100,7 +136,11 @@ def _finish(room: Room) -> None:
 
     room._bumped = False  # type: ignore[attr-defined]
     room.version += 1
-    Room.objects.filter(pk=room.pk).update(version=room.version, updated_at=timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Room._meta.db_table} SET version = %s, updated_at = %s WHERE id = %s",  # noqa: S608
+            [room.version, timezone.now(), room.pk],
+        )
     snapshot = render_snapshot(
         room, players=getattr(room, "_players", None), record=getattr(room, "_record", None)
     )
