@@ -109,10 +109,10 @@ else:
     # Explicit, so nothing prefixes "test_" twice in a forked live server.
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
 
-# Threads for database work from the sockets (rooms.db); 0: one on SQLite, six otherwise.
+# Threads for database work from the sockets (rooms.db); 0: one on SQLite, two otherwise.
 DB_THREADS = int(os.environ.get("DB_THREADS", "0"))
 # Their connections persist (opening a PostgreSQL connection per call cost a tenth of the
-# server's time under load), checked before reuse.
+# server's time under load).
 DB_POOL_CONN_MAX_AGE = int(os.environ.get("DB_POOL_CONN_MAX_AGE", "600"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -121,22 +121,23 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis Pub/Sub: a push is one PUBLISH to the room's channel, which each
+            # server process serving the room subscribes to once (rooms.hub). The list-
+            # based layer spent four round trips and a Lua script on every push; nothing
+            # here needs its stored messages (a process that missed a push catches up
+            # from the database).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
                         "address": REDIS_URL,
-                        # redis-py's default pool of 100 fails under a burst of reconnects.
                         "max_connections": 1000,
-                        # redis-py 8 gives reads a 5 s timeout by default, shorter than the
-                        # channel layer's blocking receive: every idle socket would be torn
-                        # down every 5 s. Reads wait; connecting still gives up.
+                        # redis-py 8 gives reads a 5 s timeout by default: an idle
+                        # subscription would be torn down every 5 s. Connecting still gives up.
                         "socket_timeout": None,
                         "socket_connect_timeout": 5,
                     }
                 ],
-                "capacity": 500,
-                "expiry": 30,
                 # A push carries every view of a room, secrets included, to the other
                 # server processes: encrypted on Redis, readable only with SECRET_KEY.
                 "symmetric_encryption_keys": [SECRET_KEY],

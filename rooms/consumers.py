@@ -7,9 +7,12 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from rooms import db, hub, play, services
@@ -127,11 +130,20 @@ class RoomConsumer(AsyncWebsocketConsumer):
     def _identify(self) -> tuple[str | None, dict[str, Any] | None]:
         """The session's uid (unless a device link speaks) and the player it names, if any."""
         uid = None
-        session = self.scope.get("session")
-        if not self.device_token and session is not None:
-            found = session.get("uid")
+        key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        if not self.device_token and key:
+            found = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key).get("uid")
             uid = found if isinstance(found, str) else None
         return uid, services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its hop to close the thread-sensitive executor's old
+        connections before every frame: this socket's database work runs on the pool
+        (rooms.db), which keeps its own connections."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "sent_version"):

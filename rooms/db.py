@@ -39,7 +39,7 @@ def pool_size() -> int:
     if configured:
         return int(configured)
     engine = settings.DATABASES["default"]["ENGINE"]
-    return 1 if engine.endswith("sqlite3") else 6
+    return 1 if engine.endswith("sqlite3") else 2
 
 
 def _keep_connections() -> None:
@@ -56,7 +56,9 @@ def _keep_connections() -> None:
     connection.settings_dict = {
         **connection.settings_dict,
         "CONN_MAX_AGE": getattr(settings, "DB_POOL_CONN_MAX_AGE", 600),
-        "CONN_HEALTH_CHECKS": True,
+        # No "SELECT 1" before every call (each call is a "request" to Django): a broken
+        # connection fails one call, is found unusable after it, and is replaced.
+        "CONN_HEALTH_CHECKS": False,
     }
 
 

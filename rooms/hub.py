@@ -32,7 +32,6 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from rooms import db
 from rooms.patch import diff
-from rooms.state import view_of
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +66,7 @@ class PatchCache:
         self.previous = previous
         self.snapshot = snapshot
         self.now = time.time()
+        self._base_ops: list[Any] | None = None
         self._ops: dict[str, list[Any]] = {}
         self._text: dict[str, str] = {}
 
@@ -75,11 +75,15 @@ class PatchCache:
         return self.previous is not None and self.previous["version"] == version
 
     def ops(self, key: str) -> list[Any]:
-        if key not in self._ops:
-            assert self.previous is not None
-            ops = diff(view_of(self.previous, key), view_of(self.snapshot, key))
+        """The room part's changes (the same for every view), then the game view's."""
+        assert self.previous is not None
+        if self._base_ops is None:
+            base = diff(self.previous["base"], self.snapshot["base"])
             # The frame's own "version" says it; the client sets it.
-            self._ops[key] = [op for op in ops if op[1] != ["version"]]
+            self._base_ops = [op for op in base if op[1] != ["version"]]
+        if key not in self._ops:
+            play = diff(self.previous["views"].get(key), self.snapshot["views"].get(key), ("play",))
+            self._ops[key] = self._base_ops + play
         return self._ops[key]
 
     def message(self, key: str, extra: list[Any] | None = None) -> str:

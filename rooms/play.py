@@ -102,6 +102,7 @@ def _start(room: Room, game: Game, players: list[Player], player: Player, fields
         deadline=as_datetime(game.deadline(state)),
         **extra,
     )
+    record._loaded = state  # type: ignore[attr-defined]
     remember(room, record=record)
     bump(room)
 
@@ -134,6 +135,7 @@ def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
         room.scoreboard = {**room.scoreboard, game.name: board}
         room.save(update_fields=["scoreboard"])
     save_fields(record, fields)
+    record._loaded = state  # type: ignore[attr-defined]  # the push renders it, no reparse
     remember(room, record=record)
     bump(room)
 

@@ -84,7 +84,7 @@ def render_snapshot(
         visitor = NO_GAME
         views[NO_GAME] = None
     else:
-        state = game.load(record.state)
+        state = getattr(record, "_loaded", None) or game.load(record.state)
         seats = {p.public_id: game.view_key(record, state, p) for p in players}
         visitor = game.view_key(record, state, None)
         for key in {*seats.values(), visitor}:
