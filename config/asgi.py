@@ -1,12 +1,6 @@
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
-
-# The event loop and the database threads take turns on the GIL. At the default 5 ms a
-# thread back from a database round trip may wait that long for its turn, several times
-# per move; shorter turns let a move's round trips follow one another (measured).
-sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.0005")))
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the routing (and so the models) is imported.
