@@ -27,7 +27,17 @@ from time import perf_counter
 from urllib.parse import urlsplit
 
 from bench.bots import LOST_AFTER, Bot, JoinError, Room, Side, StepStats, join_player, seat_for
-from bench.servers import Config, Server, configure, free_port, migrate, server_env, total_cpu, total_rss
+from bench.servers import (
+    Config,
+    Server,
+    configure,
+    counted_players,
+    free_port,
+    migrate,
+    server_env,
+    total_cpu,
+    total_rss,
+)
 
 LADDER = [5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 640.0, 1000.0]
 QUICK_LADDER = [10.0, 40.0, 160.0]
@@ -397,9 +407,23 @@ class Bench:
         finally:
             expiry.cancel()
             self.print_summary()
+            closed_at = perf_counter()
             await self.close_bots()
+            await self.report_presence(closed_at)
             self.stop_servers()
             self.print_problems()
+
+    async def report_presence(self, closed_at: float) -> None:
+        """Every socket closed at once: how soon the database counts none of them present."""
+        prefix = f"lt-{self.run_id}-"
+        counted = -1
+        for _ in range(100):
+            counted = await asyncio.to_thread(counted_players, self.config.database_url, prefix)
+            if counted == 0:
+                break
+            await asyncio.sleep(0.1)
+        seconds = perf_counter() - closed_at
+        print(f"presence after closing every socket at once: {counted} still counted after {seconds:.1f} s")
 
     def print_problems(self) -> None:
         for side in self.sides:

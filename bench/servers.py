@@ -178,3 +178,21 @@ def total_cpu(servers: list[Server]) -> float:
 
 def total_rss(servers: list[Server]) -> int:
     return sum(server.rss_kib() for server in servers)
+
+
+def counted_players(database_url: str, slug_prefix: str) -> int:
+    """Players of the run's rooms whose sockets the product still counts as open."""
+    sql = (
+        "SELECT count(*) FROM rooms_player p JOIN rooms_room r ON r.id = p.room_id "
+        "WHERE p.connections > 0 AND r.slug LIKE {mark}"
+    )
+    if database_url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(database_url.split("///", 1)[1]) as db:
+            return int(db.execute(sql.format(mark="?"), [slug_prefix + "%"]).fetchone()[0])
+    import psycopg
+
+    with psycopg.connect(database_url) as db:
+        row = db.execute(sql.format(mark="%s"), [slug_prefix + "%"]).fetchone()
+        return int(row[0]) if row else 0
