@@ -65,7 +65,8 @@ def server_env(config: Config, settings: str) -> dict[str, str]:
         DEBUG="false",
         SECRET_KEY=SECRET_KEY,
         SECURE_COOKIES="false",
-        GAME_CLOCK="0",
+        # The clock as in production: it also clears counts a killed process left behind.
+        GAME_CLOCK="1",
     )
     env["DATABASE_URL"] = config.database_url
     env.pop("REDIS_URL", None)
