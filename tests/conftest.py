@@ -91,10 +91,14 @@ def channel_layer(request: pytest.FixtureRequest, settings: Any) -> Iterator[str
     """
     if request.param == "redis":
         url = request.getfixturevalue("redis_url")
+        # The production layer (config/settings.py): Pub/Sub, pushes encrypted.
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": url, "max_connections": 100, "socket_timeout": None}]},
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    "hosts": [{"address": url, "max_connections": 100, "socket_timeout": None}],
+                    "symmetric_encryption_keys": [django_settings.SECRET_KEY],
+                },
             }
         }
     else:

@@ -129,8 +129,11 @@ def test_an_idle_socket_stays_open_on_the_redis_layer(redis_url: str, settings: 
     # This process must publish on the server's layer: the production config, on our Redis.
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": None}]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": redis_url, "socket_timeout": None}],
+                "symmetric_encryption_keys": [settings.SECRET_KEY],
+            },
         }
     }
     slug = "idle-socket"

@@ -175,3 +175,28 @@ def _table_for_versions(slug: str) -> None:
     for name, team, role in STANDARD[:4]:
         services.room_join(slug=slug, uid=f"{slug}-{name}", name=name)
         services.room_sit(slug=slug, uid=f"{slug}-{name}", team=team, role=role)
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+async def test_pushes_cross_redis_encrypted(channel_layer: str, redis_url: str) -> None:
+    """A snapshot carries the spymasters' key between processes: Redis sees only ciphertext."""
+    import redis.asyncio
+
+    table = await open_table("push-encrypted", STANDARD)
+    client = redis.asyncio.Redis.from_url(redis_url)
+    listener = client.pubsub()
+    await listener.subscribe("asgi__group__room.push-encrypted")
+    await act(table["rui"], {"action": "start_game"})
+    raw = b""
+    for _ in range(50):
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=0.1)
+        if message is not None:
+            raw = message["data"]
+            break
+    await listener.aclose()
+    await client.aclose()
+    state = await game_state(table.slug)
+    assert raw, "the deal was published on the room's channel"
+    assert not any(word.encode() in raw.lower() for word in state["words"])
+    assert b"assassin" not in raw and b"spymaster" not in raw
+    await table.close()
