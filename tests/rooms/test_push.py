@@ -197,6 +197,13 @@ async def test_pushes_cross_redis_encrypted(channel_layer: str, redis_url: str) 
     await client.aclose()
     state = await game_state(table.slug)
     assert raw, "the deal was published on the room's channel"
-    assert not any(word.encode() in raw.lower() for word in state["words"])
-    assert b"assassin" not in raw and b"spymaster" not in raw
+    assert b"assassin" not in raw and b"spymaster" not in raw and b"bystander" not in raw
+    assert not any(word.encode() in raw for word in state["words"] if len(word) >= 6)
+    # The control: with the key, the same bytes are the snapshot, the key included.
+    from channels.layers import get_channel_layer
+
+    snapshot = get_channel_layer().deserialize(raw)["snapshot"]
+    cards = snapshot["views"]["spymaster"]["cards"]
+    assert [card["word"] for card in cards] == state["words"]
+    assert [card["identity"] for card in cards] == state["key"]
     await table.close()
