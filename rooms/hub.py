@@ -1,17 +1,17 @@
 """One subscriber per room per server process, fanning each push out to that room's sockets.
 
-A change is rendered once per distinct view where it happens (``rooms.state``) and
-published once to the room's group, whose members are *processes*, not sockets: each
-process's hub receives it once, keeps it as the room's latest snapshot, and sends each
-of its sockets of that room exactly its own seat's view — as a short ``patch`` against
-the version the socket holds, or a whole ``state`` when it holds another. No socket
-reads the database to receive a push, and Redis carries one message per process per
-change instead of one per socket.
+A change is rendered once per distinct view where it happens (``rooms.state``). The
+process that made it hands the snapshot to its own hub at once and publishes it once
+for the others (``rooms.bus``: Redis Pub/Sub, one channel per room, subscribed once per
+*process*, not per socket). Each hub keeps it as the room's latest snapshot and sends
+each of its sockets of that room exactly its own seat's view — as a short ``patch``
+against the version the socket holds, or a whole ``state`` when it holds another. No
+socket reads the database to receive a push.
 
 Secrets in a snapshot (the spymasters' key, each Decrypto player's view) reach only
-server processes, encrypted on Redis (``symmetric_encryption_keys``); the one place
-that chooses what a browser gets is ``RoomSocket.push`` below, through the seat the
-server itself recorded for the socket's player.
+server processes, encrypted on Redis; the one place that chooses what a browser gets
+is ``RoomSocket.push`` (``rooms.consumers``), through the seat the server itself
+recorded for the socket's player.
 
 The hub also checks its rooms' versions against the database every few seconds (a
 push lost to a full channel or a Redis outage heals without waiting for a client), and
@@ -28,22 +28,15 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-
-from rooms import db
+from rooms import bus, db
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
 
 CHECK_EVERY = 5.0  # seconds between version checks against the database
 TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
-REJOIN_EVERY = 720  # checks between group renewals (an hour; Redis expires groups after a day)
 UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
 PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
-
-
-def group_name(slug: str) -> str:
-    return f"room.{slug}"
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -118,34 +111,31 @@ class Hub:
     """The process's subscriber for the rooms its sockets are in (one per event loop)."""
 
     def __init__(self) -> None:
-        self.layer = get_channel_layer()
+        self.config = bus.redis_config()
+        self.bus = bus.RedisBus(*self.config) if self.config else None
         self.rooms: dict[str, LocalRoom] = {}
-        self.channel: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._ready: asyncio.Future[None] | None = None
 
-    async def _start(self) -> None:
-        if self._ready is None:
-            self._ready = asyncio.get_running_loop().create_future()
-            self.channel = await self.layer.new_channel()
-            self._tasks = [asyncio.create_task(self._receive_loop()), asyncio.create_task(self._check_loop())]
-            self._ready.set_result(None)
-        await self._ready
+    def _start(self) -> None:
+        if not self._tasks:
+            self._tasks = [asyncio.ensure_future(self._check_loop())]
 
     # ---- sockets ---------------------------------------------------------------------
     async def attach(self, socket: RoomSocket) -> None:
         """Serve ``socket`` pushes of its room (subscribing the process if it is the first)."""
-        await self._start()
+        self._start()
         room = self.rooms.setdefault(socket.slug, LocalRoom())
         room.sockets.add(socket)
         room.idle_since = None
         if room.subscribed is None or (room.subscribed.done() and room.subscribed.exception()):
             # A task of its own: a socket that gives up waiting must not cancel it for the
             # others (they wait on it shielded).
-            room.subscribed = asyncio.ensure_future(
-                self.layer.group_add(group_name(socket.slug), self.channel)
-            )
+            room.subscribed = asyncio.ensure_future(self._subscribe(socket.slug))
         await asyncio.shield(room.subscribed)
+
+    async def _subscribe(self, slug: str) -> None:
+        if self.bus is not None:
+            await self.bus.subscribe(slug, self.deliver)
 
     def detach(self, socket: RoomSocket) -> None:
         room = self.rooms.get(socket.slug)
@@ -190,20 +180,6 @@ class Hub:
                 await socket.push(snapshot, patches)
             except Exception:
                 log.exception("room %s: push to a socket failed", snapshot["slug"])
-
-    async def _receive_loop(self) -> None:
-        assert self.channel is not None
-        while True:
-            try:
-                message = await self.layer.receive(self.channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("hub: receiving failed; retrying")
-                await asyncio.sleep(1)
-                continue
-            if message.get("type") == "room.push":
-                await self.deliver(message["snapshot"])
 
     # ---- presence --------------------------------------------------------------------
     def presence_changed(self, slug: str) -> None:
@@ -254,8 +230,8 @@ class Hub:
         for slug, room in list(self.rooms.items()):
             if not room.sockets and room.idle_since is not None and now - room.idle_since > UNSUBSCRIBE_AFTER:
                 del self.rooms[slug]
-                if room.subscribed is not None:
-                    await self.layer.group_discard(group_name(slug), self.channel)
+                if room.subscribed is not None and self.bus is not None:
+                    await self.bus.unsubscribe(slug)
         followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
         if followed:
             versions = await db.run_in_pool(
@@ -267,10 +243,6 @@ class Hub:
         if tick % TOUCH_EVERY == 0:
             pks = sorted({s.player_pk for r in self.rooms.values() for s in r.sockets if s.player_pk})
             await db.run_in_pool(services.presence_touch)(pks)
-        if tick % REJOIN_EVERY == 0:
-            for slug, room in self.rooms.items():
-                if room.sockets:
-                    await self.layer.group_add(group_name(slug), self.channel)
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
@@ -280,33 +252,34 @@ def get_hub() -> Hub:
     """This event loop's hub (one per process under Daphne; tests run one loop each)."""
     loop = asyncio.get_running_loop()
     hub = _hubs.get(loop)
-    if hub is None or hub.layer is not get_channel_layer():
+    if hub is None or hub.config != bus.redis_config():
         hub = _hubs[loop] = Hub()
     return hub
 
 
 async def publish(snapshot: dict[str, Any]) -> None:
-    """Send a committed change to every process serving its room.
+    """Send a committed change to every socket of its room, in this process and others.
 
-    The change is saved whatever happens here: if the layer fails, each process's
+    This process's hubs get it at once (a hub on another thread's loop, as the clock's
+    publishes come from its own thread, gets it on its loop); other processes through
+    Redis. The change is saved whatever happens here: if Redis fails, each process's
     version check (or a client's sync) brings its sockets up to date.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    if isinstance(layer, InMemoryChannelLayer):
-        # One process: its hubs are the only subscribers. Hand the snapshot over as it is
-        # (the layer would deep-copy it for a queue this process reads anyway); a hub on
-        # another thread's loop (the clock publishes from its own) gets it on that loop.
-        running = asyncio.get_running_loop()
-        for loop, hub in list(_hubs.items()):
-            if loop is running:
-                await hub.deliver(snapshot)
-            elif not loop.is_closed():
-                asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
+    running = asyncio.get_running_loop()
+    for loop, hub in list(_hubs.items()):
+        if loop is running:
+            await hub.deliver(snapshot)
+        elif not loop.is_closed():
+            asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
+    config = bus.redis_config()
+    if config is None:
         return
     try:
-        await layer.group_send(group_name(snapshot["slug"]), {"type": "room.push", "snapshot": snapshot})
+        own = _hubs.get(running)
+        if own is not None and own.bus is not None:
+            await own.bus.publish(snapshot)
+        else:
+            await bus.publish_once(*config, snapshot)
     except Exception:
         log.warning(
             "room %s: push of version %s not sent", snapshot["slug"], snapshot["version"], exc_info=True

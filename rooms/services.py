@@ -34,10 +34,6 @@ NAME_MAX_LENGTH = 24
 PRESENCE_GRACE = timedelta(seconds=60)
 
 
-def group_name(slug: str) -> str:
-    return f"room.{slug}"
-
-
 def new_uid() -> str:
     return secrets.token_urlsafe(24)
 

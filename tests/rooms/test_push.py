@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from types import SimpleNamespace
 from typing import Any
@@ -109,10 +110,7 @@ async def test_a_lost_push_heals_without_the_client(channel_layer: str, monkeypa
     the_hub = hub.get_hub()
     for task in the_hub._tasks:
         task.cancel()
-    the_hub._tasks = [
-        __import__("asyncio").create_task(the_hub._receive_loop()),
-        __import__("asyncio").create_task(the_hub._check_loop()),
-    ]
+    the_hub._tasks = [asyncio.create_task(the_hub._check_loop())]
     dropped: list[int] = []
 
     async def drop(snapshot: dict[str, Any]) -> None:
@@ -182,10 +180,12 @@ async def test_pushes_cross_redis_encrypted(channel_layer: str, redis_url: str) 
     """A snapshot carries the spymasters' key between processes: Redis sees only ciphertext."""
     import redis.asyncio
 
+    from rooms import bus
+
     table = await open_table("push-encrypted", STANDARD)
     client = redis.asyncio.Redis.from_url(redis_url)
     listener = client.pubsub()
-    await listener.subscribe("asgi__group__room.push-encrypted")
+    await listener.subscribe(bus.channel_name("push-encrypted"))
     await act(table["rui"], {"action": "start_game"})
     raw = b""
     for _ in range(50):
@@ -200,10 +200,47 @@ async def test_pushes_cross_redis_encrypted(channel_layer: str, redis_url: str) 
     assert b"assassin" not in raw and b"spymaster" not in raw and b"bystander" not in raw
     assert not any(word.encode() in raw for word in state["words"] if len(word) >= 6)
     # The control: with the key, the same bytes are the snapshot, the key included.
-    from channels.layers import get_channel_layer
-
-    snapshot = get_channel_layer().deserialize(raw)["snapshot"]
+    config = bus.redis_config()
+    assert config is not None
+    _origin, _dot, token = raw.partition(b".")
+    snapshot = json.loads(bus.RedisBus(*config).fernet.decrypt(token))
     cards = snapshot["views"]["spymaster"]["cards"]
     assert [card["word"] for card in cards] == state["words"]
     assert [card["identity"] for card in cards] == state["key"]
+    await table.close()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+async def test_another_process_push_reaches_this_process_sockets(
+    channel_layer: str, monkeypatch: Any
+) -> None:
+    """What another server publishes on Redis reaches the sockets here, as a patch."""
+    from rooms import bus
+
+    monkeypatch.setattr(hub, "CHECK_EVERY", 60.0)  # no catching up from the database here
+    table = await _guessing("push-other-process")
+    state = await game_state(table.slug)
+    version = await room_version(table.slug)
+    # Another process's move: saved there, published from there (another origin).
+    operative = _operative(state)
+    uid = table.seats[operative].uid
+    consumer = SimpleNamespace(slug=table.slug, uid=uid, device_token=None)
+    pushes: list[dict[str, Any]] = []
+    await db.call_collecting(
+        pushes,
+        RoomConsumer.game_action,
+        consumer,
+        {"action": "propose", "turn": state["turn"], "position": 8},
+    )
+    config = bus.redis_config()
+    assert config is not None and len(pushes) == 1
+    other = bus.RedisBus(*config)
+    sealed = other.seal(pushes[0])
+    await other.client.publish(
+        bus.channel_name(table.slug), b"0000000000000000" + sealed[sealed.index(b".") :]
+    )
+    await other.client.aclose()
+    for name in table.seats:
+        seen = await table[name].eventually(lambda s: s["version"] > version)
+        assert seen["play"]["proposals"], name
     await table.close()
