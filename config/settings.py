@@ -121,11 +121,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Redis Pub/Sub: a push is one PUBLISH to the room's channel, which each
-            # server process serving the room subscribes to once (rooms.hub). The list-
-            # based layer spent four round trips and a Lua script on every push; nothing
-            # here needs its stored messages (a process that missed a push catches up
-            # from the database).
+            # Pushes between server processes (rooms.bus) use this Redis address and key:
+            # Redis Pub/Sub, each process subscribed once to each room it serves. The
+            # list-based layer spent four round trips and a Lua script on every push;
+            # nothing here needs stored messages (a process that missed a push catches
+            # up from the database within seconds).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
