@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -63,7 +64,28 @@ def parse_frame(text: str | None, data: bytes | None) -> dict[str, Any]:
         raise RoomError("bad_message", _("That message is nested too deeply."))
     if not isinstance(message.get("action"), str):
         raise RoomError("bad_message", _("A message needs an 'action' string."))
+    if not _clean_text(message):
+        raise RoomError(
+            "bad_text", _("That message contains characters that cannot be used (control or broken Unicode).")
+        )
     return message
+
+
+# Characters no text of the game may hold: C0 and C1 controls (bar tab and line breaks)
+# and lone surrogates, which JSON's "\ud800" escapes can smuggle in but UTF-8 cannot
+# encode: stored, such a string could never be sent to anyone again.
+_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _clean_text(value: Any) -> bool:
+    """True when every string in ``value`` (keys included) is text the game can keep."""
+    if isinstance(value, str):
+        return _BAD_TEXT.search(value) is None
+    if isinstance(value, dict):
+        return all(_clean_text(key) and _clean_text(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_clean_text(item) for item in value)
+    return True
 
 
 def _ref_of(text: str | None) -> Any:
@@ -283,7 +305,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             payload["ref"] = ref
         if params:
             payload["params"] = params
-        await self.send(text_data=json.dumps(payload, ensure_ascii=False))
+        # ASCII escapes: an answer can always be encoded, whatever it quotes.
+        await self.send(text_data=json.dumps(payload))
 
 
 def _rename(consumer: RoomConsumer, message: dict[str, Any]) -> None:

@@ -79,3 +79,60 @@ def test_any_frame_text_parses_or_is_refused(text: str) -> None:
         assert error.code in {"bad_frame", "bad_json", "bad_message", "too_large"}
     else:
         assert isinstance(message, dict) and isinstance(message["action"], str)
+
+
+# ---- hostile frames through the real socket, on both layers ------------------------------
+
+# As JSON escapes: a lone surrogate, NUL, a bell, a C1 control.
+HOSTILE_STRINGS = ["a\\ud800b", "\\udfff", "\\u0000", "x\\u0007y", "\\u009b"]
+HOSTILE = [
+    '{"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["%s", "b", "c"]}',
+    '{"action": "save_draft", "round": 1, "phase": "clues", "clues": ["%s"]}',
+    '{"action": "set_note", "position": 1, "text": "%s"}',
+    '{"action": "rename", "name": "%s"}',
+    '{"action": "%s"}',
+    '{"action": "ping", "ref": "%s"}',
+    '{"action": "set_words", "game": "codenames", "mode": "mixed", "text": "%s"}',
+    '{"action": "house_rules", "notes": "%s"}',
+    '{"action": "give_clue", "turn": 1, "word": "%s", "number": 1, "%s": 2}',
+]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", ["codenames", "decrypto"])
+async def test_hostile_text_is_refused_and_every_seat_still_renders(channel_layer: str, game: str) -> None:
+    """Lone surrogates, NUL and controls: refused at the edge, the socket open, nothing stored."""
+    import json
+
+    from asgiref.sync import sync_to_async
+
+    from rooms.models import Room
+    from rooms.state import room_state
+    from tests.conftest import joined_client
+
+    slug = f"hostile-{game}"
+    ada = await joined_client(slug, "Ada")
+    bob = await joined_client(slug, "Bob")  # two sockets: each stays within its message rate
+    await ada.send({"action": "set_game", "game": game})
+    await ada.eventually(lambda s: s["game"] == game)
+    before = await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
+    frames = [template.replace("%s", text) for template in HOSTILE for text in HOSTILE_STRINGS]
+    for index, frame in enumerate(frames):
+        sender = (ada, bob)[index % 2]
+        await sender.send_text(frame)
+        reply = await sender.receive_type("error")
+        assert reply["code"] == "bad_text", (frame, reply)
+        json.dumps(reply).encode()  # what the socket sent is plain, encodable text
+    assert len(frames) == 45
+    # Nothing refused was stored; the room renders for everyone, as bytes.
+    after = await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
+    assert after == before
+    for uid in (ada.uid, None):  # type: ignore[attr-defined]
+        state = await sync_to_async(room_state)(slug=slug, uid=uid)
+        json.dumps(state, ensure_ascii=False).encode("utf-8")
+    # And the socket is still open: it answers.
+    for client in (ada, bob):
+        await client.send({"action": "ping", "version": -1})
+        assert (await client.receive_type("pong"))["type"] == "pong"
+        await client.close()

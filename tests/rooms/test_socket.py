@@ -189,3 +189,14 @@ async def test_a_flood_of_messages_is_slowed_down_and_the_socket_stays_open(chan
     await ada.send({"action": "sync"})
     assert (await ada.receive())["type"] in {"state", "error"}
     await ada.close()
+
+
+@pytest.mark.parametrize("path", ["/ws/r/game-night/device/short/", "/ws/elsewhere/", "/ws/r/AB/"])
+async def test_a_socket_path_that_matches_nothing_is_refused_cleanly(
+    channel_layer: str, path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    connected, _code = await comm.connect(timeout=5)
+    assert connected is False
+    assert not [r for r in caplog.records if r.levelname in {"ERROR", "CRITICAL"}]
+    await comm.disconnect()
