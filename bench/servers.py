@@ -64,7 +64,7 @@ def server_env(config: Config, settings: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE=settings,
         DEBUG="false",
         SECRET_KEY=SECRET_KEY,
-        SECURE_COOKIES="false",
+        TLS="false",
         # The clock as in production: it also clears counts a killed process left behind.
         GAME_CLOCK="1",
     )

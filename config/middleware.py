@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 # Everything comes from this server (no CDN): a laptop on a LAN hosts a game night.
@@ -29,4 +30,20 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         response.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        return response
+
+
+class FriendlyNotFoundMiddleware:
+    """The players' "no such room" page even under DEBUG (``make run``): a mistyped room on
+    a LAN should not show Django's technical page, which the CSP also blocks in part."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404 and settings.DEBUG and not request.path.startswith("/static/"):
+            from rooms.views import not_found
+
+            return not_found(request)
         return response

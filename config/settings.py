@@ -54,6 +54,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
+    "config.middleware.FriendlyNotFoundMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -152,8 +153,27 @@ else:
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = not DEBUG and _env_bool("SECURE_COOKIES", True)
+
+# Deployed (DEBUG off) the site is served over TLS by a reverse proxy: secure cookies,
+# HTTP redirected to HTTPS, HSTS. A game night on a LAN without TLS opts out with
+# TLS=false (then `check --deploy` rightly warns about all four). SECURE_COOKIES=false
+# (the older switch) still turns off the secure cookies alone.
+TLS = not DEBUG and _env_bool("TLS", True)
+SESSION_COOKIE_SECURE = TLS and _env_bool("SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = TLS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(60 * 60 * 24 * 365))) if TLS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", False)
+if not SECURE_HSTS_PRELOAD:
+    # Asking browsers to preload the domain is its owner's decision (HSTS_PRELOAD=true).
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# The proxy tells Daphne the request came over HTTPS (README: X-Forwarded-Proto).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The largest form is the join form (a name and a game): no request body needs more.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

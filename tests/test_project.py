@@ -32,3 +32,41 @@ def test_redis_pool_is_sized_for_reconnect_bursts(monkeypatch: pytest.MonkeyPatc
     finally:
         monkeypatch.delenv("REDIS_URL")
         importlib.reload(module)
+
+
+def test_the_readme_deployment_passes_check_deploy() -> None:
+    """With only the README's deployment variables, Django's deployment check is clean."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DEBUG", "TLS", "SECURE_COOKIES", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="k" * 20 + "-a-long-random-secret-for-this-test-only-0123456789",
+        ALLOWED_HOSTS="games.example.org",
+        CSRF_TRUSTED_ORIGINS="https://games.example.org",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    # The LAN opt-out is explicit, and the check then says what it gives up.
+    env["TLS"] = "false"
+    lan = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert lan.returncode != 0 and "W008" in lan.stderr + lan.stdout

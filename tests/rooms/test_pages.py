@@ -1,6 +1,7 @@
 """The room pages over HTTP: creation by URL, joining, and that GET writes nothing."""
 
 import re
+from typing import Any
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -120,3 +121,20 @@ def test_pages_forbid_inline_scripts_and_foreign_sources(client: Client) -> None
     assert "unsafe-inline" not in policy
     body = response.content.decode()
     assert " onchange=" not in body and " onclick=" not in body
+
+
+@pytest.mark.parametrize("path", ["/r/Bad Slug!/", "/nowhere/", "/r/ab/"])
+def test_debug_still_shows_the_players_404_page(client: Client, settings: Any, path: str) -> None:
+    """`make run` runs with DEBUG on: a mistyped room must not show Django's technical page."""
+    settings.DEBUG = True
+    response = client.get(path)
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "Back to the start" in body and "URLconf" not in body and "technical" not in body.lower()
+
+
+@pytest.mark.django_db
+def test_a_huge_join_form_is_refused_and_stores_nothing(client: Client) -> None:
+    response = client.post("/r/huge-form/join/", {"name": "Ada", "padding": "x" * 1_000_000})
+    assert response.status_code == 400
+    assert not Room.objects.filter(slug="huge-form").exists()
