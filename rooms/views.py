@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import io
 import re
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -123,7 +127,7 @@ def _room_page(
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_valid_slug(slug):
         raise Http404("no such room")
-    uid = request.session.get("uid") or services.new_uid()
+    uid = request.session.get("uid") or _first_uid(request)
     try:
         services.room_join(
             slug=slug,
@@ -138,6 +142,20 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
     request.session["uid"] = uid
     request.session["name"] = services.clean_name(request.POST.get("name", ""))
     return redirect("room", slug=slug)
+
+
+def _first_uid(request: HttpRequest) -> str:
+    """A browser's identity on its first join, the same for every request it sends at once.
+
+    Before a join the browser has no session, but it has the CSRF cookie the room page
+    set (a join is refused without it): the identity derives from it, so the same form
+    sent several times at once makes one player, not several.
+    """
+    secret = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    if not secret:
+        return services.new_uid()
+    digest = hmac.new(settings.SECRET_KEY.encode(), b"first-join:" + secret.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()).decode()[:32]
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

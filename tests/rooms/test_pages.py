@@ -138,3 +138,26 @@ def test_a_huge_join_form_is_refused_and_stores_nothing(client: Client) -> None:
     response = client.post("/r/huge-form/join/", {"name": "Ada", "padding": "x" * 1_000_000})
     assert response.status_code == 400
     assert not Room.objects.filter(slug="huge-form").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_browser_joining_four_times_at_once_is_one_player() -> None:
+    """The same form sent four times at once (a double-tapping browser) makes one player."""
+    import threading
+
+    barrier = threading.Barrier(4)
+    statuses: list[int] = []
+
+    def join() -> None:
+        browser = Client()
+        browser.cookies["csrftoken"] = "c" * 32  # the one cookie the room page gave it
+        barrier.wait()
+        statuses.append(browser.post("/r/double-tap/join/", {"name": "Ada"}).status_code)
+
+    threads = [threading.Thread(target=join) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert statuses == [302] * 4
+    assert Player.objects.filter(room__slug="double-tap").count() == 1
