@@ -104,6 +104,7 @@ class LocalRoom:
     snapshot: dict[str, Any] | None = None
     subscribed: asyncio.Future[Any] | None = None
     presence_pending: bool = False
+    resubscribe: bool = False
     idle_since: float | None = None
 
 
@@ -134,8 +135,21 @@ class Hub:
         await asyncio.shield(room.subscribed)
 
     async def _subscribe(self, slug: str) -> None:
-        if self.bus is not None:
+        """Hear the room's pushes from other processes; with Redis down, serve without them.
+
+        A socket must open even while Redis is away: this process's own changes reach it
+        directly, others' within a version check (``CHECK_EVERY``); the subscription is
+        tried again then.
+        """
+        if self.bus is None:
+            return
+        try:
             await self.bus.subscribe(slug, self.deliver)
+        except Exception:
+            log.warning("room %s: cannot subscribe (Redis away?); catching up from the database", slug)
+            room = self.rooms.get(slug)
+            if room is not None:
+                room.resubscribe = True
 
     def detach(self, socket: RoomSocket) -> None:
         room = self.rooms.get(socket.slug)
@@ -232,6 +246,10 @@ class Hub:
                 del self.rooms[slug]
                 if room.subscribed is not None and self.bus is not None:
                     await self.bus.unsubscribe(slug)
+        for slug, room in list(self.rooms.items()):
+            if room.resubscribe and room.sockets:
+                room.resubscribe = False
+                await self._subscribe(slug)
         followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
         if followed:
             versions = await db.run_in_pool(
