@@ -31,11 +31,27 @@ def sweep(now: float | None = None) -> int:
     return applied
 
 
+PURGE_EVERY = 3600.0  # seconds between retention passes
+
+
+def purge() -> int:
+    """Delete the rooms idle past the retention period (ROOM_RETENTION_DAYS)."""
+    from django.conf import settings
+
+    from rooms.services import purge_rooms
+
+    return purge_rooms(days=settings.ROOM_RETENTION_DAYS)
+
+
 def _run(interval: float) -> None:
+    purged_at = 0.0
     while True:
         try:
             close_old_connections()
             sweep()
+            if time.monotonic() - purged_at > PURGE_EVERY:
+                purged_at = time.monotonic()
+                purge()
         except Exception:
             log.exception("game clock sweep failed")
         time.sleep(interval)

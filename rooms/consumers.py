@@ -32,6 +32,8 @@ MAX_DEPTH = 4
 BURST, RATE = 30.0, 10.0
 PONG = json.dumps({"type": "pong"})
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
+REMOVED = _("You were removed from this room by the site's operators.")
+ROOM_CLOSED = _("This room was closed by the site's operators.")
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -255,7 +257,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """A newer version of the room: this socket's own view, as a patch when it can be."""
         if snapshot["version"] <= self.sent_version:
             return
-        if self._revoked(snapshot):
+        if self._revoked(snapshot) or await self._removed(snapshot):
             return
         key = view_key_of(snapshot, self.player_id)
         you = you_of(snapshot, self.player_id, device=bool(self.device_token))
@@ -279,6 +281,25 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message["you"],
         )
         await self.send(text_data=hub.encode(message))
+
+    async def _removed(self, snapshot: dict[str, Any]) -> bool:
+        """This socket's player was removed by the operators: told once, then closed (4403)."""
+        if self.player_id is None or self.player_id in snapshot["seats"]:
+            return False
+        if not getattr(self, "closing", False):
+            self.closing = True
+            self.player_pk = None
+            await self.send_error("removed", REMOVED)
+            await self.close(code=4403)
+        return True
+
+    async def room_closed(self) -> None:
+        """The operators closed the room: told once, then closed (4410)."""
+        if not getattr(self, "closing", False):
+            self.closing = True
+            self.player_pk = None
+            await self.send_error("room_closed", ROOM_CLOSED)
+            await self.close(code=4410)
 
     def _revoked(self, snapshot: dict[str, Any]) -> bool:
         """A device socket whose link was regenerated: told once, then closed (4403)."""

@@ -51,6 +51,8 @@ class RoomSocket(Protocol):
 
     async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None: ...
 
+    async def room_closed(self) -> None: ...
+
 
 class PatchCache:
     """The encoded patch of each view from one snapshot to the next, built at most once."""
@@ -183,6 +185,12 @@ class Hub:
         """A newer version of a room: each local socket of it gets its own view."""
         room = self.rooms.get(snapshot["slug"])
         if room is None:
+            return
+        if snapshot.get("closed"):
+            # The operators closed the room: every socket is told, then closed.
+            for socket in list(room.sockets):
+                await socket.room_closed()
+            room.snapshot = None
             return
         previous = room.snapshot
         if previous is not None and snapshot["version"] <= previous["version"]:

@@ -436,3 +436,38 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
     if kind == "bad_character":
         return RoomError("bad_words", _("“%(word)s” contains an invisible or control character."), word=word)
     return RoomError("bad_words", _("At most %(limit)s words."), limit=OWN_WORDS_MAX)
+
+
+# ---- operators ---------------------------------------------------------------------------
+
+
+def room_close(*, slug: str) -> bool:
+    """Delete a room with its players and games; its open sockets are told and closed."""
+    deleted, _ = Room.objects.filter(slug=slug).delete()
+    if deleted:
+        from rooms import hub
+
+        transaction.on_commit(lambda: async_to_sync(hub.publish)({"slug": slug, "closed": True}))
+    return bool(deleted)
+
+
+def player_remove(*, pk: int) -> bool:
+    """Remove a player from their room; their sockets are told and closed, the room updated."""
+    slug = Player.objects.filter(pk=pk).values_list("room__slug", flat=True).first()
+    if slug is None:
+        return False
+    with locked_room(slug) as room:
+        Player.objects.filter(pk=pk).delete()
+        bump(room)
+    return True
+
+
+def purge_rooms(*, days: int, now: Any = None) -> int:
+    """Delete rooms nobody has changed for ``days`` days and nobody is in now."""
+    now = now or timezone.now()
+    idle = Room.objects.filter(updated_at__lt=now - timedelta(days=days))
+    present = Player.objects.filter(connections__gt=0, last_seen__gte=now - PRESENCE_GRACE)
+    slugs = list(idle.exclude(players__in=present).values_list("slug", flat=True))
+    for slug in slugs:
+        room_close(slug=slug)
+    return len(slugs)
