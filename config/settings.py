@@ -223,3 +223,18 @@ GAME_CLOCK = _env_bool("GAME_CLOCK", True)
 
 # Rooms idle this long are deleted by the clock (and `manage.py purge_rooms`).
 ROOM_RETENTION_DAYS = int(os.environ.get("ROOM_RETENTION_DAYS", "30"))
+
+# Limits per IP address (rooms.limits); RATE_LIMITS=false turns them all off. Counted in
+# Redis when REDIS_URL is set (shared by every process), in memory otherwise. The
+# defaults let a dozen players behind one home router play, reconnect and reload freely.
+RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", True)
+RATE_LIMITS_STORAGE = REDIS_URL or "memory://"
+RATE_LIMITS = {
+    "rooms_per_ip": os.environ.get("LIMIT_ROOMS_PER_IP", "30/hour"),
+    "rooms_per_session": os.environ.get("LIMIT_ROOMS_PER_SESSION", "10/hour"),
+    "handshakes_per_ip": os.environ.get("LIMIT_HANDSHAKES_PER_IP", "120/minute"),
+    "device_failures_per_ip": os.environ.get("LIMIT_DEVICE_FAILURES_PER_IP", "20/minute"),
+}
+# Counted per server process: held for a socket's life / checked on every frame.
+LIMIT_OPEN_SOCKETS_PER_IP = int(os.environ.get("LIMIT_OPEN_SOCKETS_PER_IP", "60"))
+LIMIT_MESSAGES_PER_IP = float(os.environ.get("LIMIT_MESSAGES_PER_IP", "60"))

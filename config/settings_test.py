@@ -13,3 +13,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The pytest process drives deadlines itself (rooms.clock.sweep); a test server started
 # as a subprocess turns its clock on with GAME_CLOCK=1.
 GAME_CLOCK = _env_bool("GAME_CLOCK", False)
+
+# Every test client comes from 127.0.0.1, and counts in Redis outlive a run: the limits
+# are off unless a test turns them on (tests/rooms/test_limits.py), or RATE_LIMITS=true.
+RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", False)

@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from rooms import db, hub, play, services
+from rooms import db, hub, limits, play, services
 from rooms.errors import RoomError
 from rooms.i18n import render_message, socket_language
 from rooms.models import Player
@@ -31,6 +31,7 @@ MAX_DEPTH = 4
 # second). Past that, messages are refused before they reach the database.
 BURST, RATE = 30.0, 10.0
 PONG = json.dumps({"type": "pong"})
+LIMITED: dict[str, Any] = {"limited": True}  # _identify's answer when a limit is reached
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
@@ -134,8 +135,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
         self.language = socket_language(self.scope)
+        self.ip = limits.client_ip(self.scope)
+        if not limits.COUNTS.open_socket(self.ip):
+            await self.refuse(_("Too many open connections from your network."))
+            return
+        self.counted_ip = True
         # One trip to the database: who this socket is, and (by session) counted present.
         self.uid, seat = await db.run_in_pool(self._identify)()
+        if seat is LIMITED:
+            await self.refuse(_("Too many connections from your network at once: wait a minute."))
+            return
         if self.device_token and seat is None:
             await self.accept()
             await self.send_error("link_revoked", LINK_REVOKED)
@@ -151,14 +160,29 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.hub.presence_changed(self.slug)
         await self.send_state(await self.hub.snapshot(self.slug))
 
+    async def refuse(self, message: Any) -> None:
+        """A limit reached at the handshake: said once, then closed (1008, policy)."""
+        await self.accept()
+        await self.send_error("too_many", message)
+        await self.close(code=1008)
+
     def _identify(self) -> tuple[str | None, dict[str, Any] | None]:
-        """The session's uid (unless a device link speaks) and the player it names, if any."""
+        """The session's uid (unless a device link speaks) and the player it names, if any.
+
+        ``LIMITED`` instead when this address opened too many sockets lately, or guessed
+        too many device links.
+        """
+        if not limits.hit("handshakes_per_ip", self.ip):
+            return None, LIMITED
         uid = None
         key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         if not self.device_token and key:
             found = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key).get("uid")
             uid = found if isinstance(found, str) else None
-        return uid, services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
+        seat = services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
+        if seat is None and self.device_token and not limits.hit("device_failures_per_ip", self.ip):
+            return None, LIMITED
+        return uid, seat
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its hop to close the thread-sensitive executor's old
@@ -170,6 +194,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted_ip", False):
+            self.counted_ip = False
+            limits.COUNTS.close_socket(self.ip)
         if not hasattr(self, "sent_version"):
             return
         self.hub.detach(self)
@@ -197,6 +224,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send_error(
                 "too_fast", _("Too many messages at once: slow down a little."), _ref_of(text_data)
             )
+            return
+        if not limits.COUNTS.message(getattr(self, "ip", None)):
+            # Many sockets of one address flooding together: this one is closed.
+            await self.send_error("too_many", _("Too many messages from your network: slow down."))
+            await self.close(code=1008)
             return
         pushes: list[dict[str, Any]] = []
         try:

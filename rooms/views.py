@@ -18,10 +18,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rooms import services
+from rooms import limits, services
 from rooms.errors import RoomError
 from rooms.games import game_names, get_game
 from rooms.i18n import render_message
+from rooms.models import Room
 from rooms.slugs import SLUG_ANY_CASE_RE, is_valid_slug, random_slug
 from rooms.state import room_state
 
@@ -69,6 +70,9 @@ def device(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         raise Http404("no such room")
     state = room_state(slug=slug, uid=None, device_token=token)
     if state["you"] is None:
+        # 256-bit links cannot be guessed, but guessing should not be free work either.
+        if not limits.hit("device_failures_per_ip", request.META.get("REMOTE_ADDR")):
+            return too_many(request, _("Too many wrong links from your network: wait a minute."))
         raise Http404("no such link")
     return _room_page(request, slug, state=state, device_token=token)
 
@@ -128,6 +132,10 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_valid_slug(slug):
         raise Http404("no such room")
     uid = request.session.get("uid") or _first_uid(request)
+    if not Room.objects.filter(slug=slug).exists() and not (
+        limits.hit("rooms_per_ip", request.META.get("REMOTE_ADDR")) and limits.hit("rooms_per_session", uid)
+    ):
+        return too_many(request, _("Too many new rooms from here: join an existing room or wait a while."))
     try:
         services.room_join(
             slug=slug,
@@ -156,6 +164,13 @@ def _first_uid(request: HttpRequest) -> str:
         return services.new_uid()
     digest = hmac.new(settings.SECRET_KEY.encode(), b"first-join:" + secret.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(digest.digest()).decode()[:32]
+
+
+def too_many(request: HttpRequest, message: str) -> HttpResponse:
+    """A limit was reached (rooms.limits): say so, and when to come back."""
+    response = render(request, "429.html", {"message": message}, status=429)
+    response["Retry-After"] = "60"
+    return response
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

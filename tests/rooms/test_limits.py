@@ -1,0 +1,123 @@
+"""Limits per address: new rooms, handshakes, open sockets, messages, wrong device links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client as HttpClient
+
+from rooms import limits
+from rooms.models import Room
+from rooms.services import room_join
+from tests.conftest import Client, make_session
+
+
+@pytest.fixture
+def strict(settings: Any) -> Iterator[Any]:
+    """Limits on, small, counted in this process's memory from zero."""
+    settings.RATE_LIMITS_ENABLED = True
+    settings.RATE_LIMITS_STORAGE = "memory://"
+    settings.RATE_LIMITS = {
+        "rooms_per_ip": "2/hour",
+        "rooms_per_session": "5/hour",
+        "handshakes_per_ip": "3/minute",
+        "device_failures_per_ip": "2/minute",
+    }
+    settings.LIMIT_OPEN_SOCKETS_PER_IP = 2
+    settings.LIMIT_MESSAGES_PER_IP = 5
+    limits._limiter = None
+    limits.COUNTS.open.clear()
+    limits.COUNTS.buckets.clear()
+    yield settings
+    limits._limiter = None
+
+
+def _join(slug: str, ip: str) -> Any:
+    return HttpClient(REMOTE_ADDR=ip).post(f"/r/{slug}/join/", {"name": "Ada"})
+
+
+@pytest.mark.django_db
+def test_new_rooms_per_address_are_limited_with_a_page(strict: Any) -> None:
+    assert _join("limit-one", "10.1.1.1").status_code == 302
+    assert _join("limit-two", "10.1.1.1").status_code == 302
+    refused = _join("limit-three", "10.1.1.1")
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert "Too many new rooms" in refused.content.decode()
+    assert not Room.objects.filter(slug="limit-three").exists()
+    # Joining a room that exists is not creating one; another address is not counted.
+    assert _join("limit-one", "10.1.1.1").status_code == 302
+    assert _join("limit-three", "10.2.2.2").status_code == 302
+
+
+@pytest.mark.django_db
+def test_wrong_device_links_are_limited(strict: Any) -> None:
+    guesser = HttpClient(REMOTE_ADDR="10.3.3.3")
+    room_join(slug="limit-device", uid="limit-device-ada", name="Ada")
+    statuses = [guesser.get(f"/r/limit-device/device/{'x' * 43}{n}/").status_code for n in range(4)]
+    assert statuses == [404, 404, 429, 429]
+
+
+def _socket(slug: str, ip: str, session: str | None = None) -> Client:
+    client = Client(slug, session)
+    client.comm.scope["client"] = (ip, 40000)  # as Daphne sets it (before the app runs)
+    return client
+
+
+async def _refused(client: Client) -> str:
+    connected, _ = await client.comm.connect(timeout=5)
+    assert connected  # accepted only to say why, then closed
+    error = await client.receive_type("error")
+    assert (await client.comm.receive_output(timeout=5))["code"] == 1008
+    return str(error["code"])
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_open_sockets_per_address_are_limited(strict: Any) -> None:
+    first, second = _socket("limit-open", "10.4.4.4"), _socket("limit-open", "10.4.4.4")
+    await first.connect()
+    await second.connect()
+    assert await _refused(_socket("limit-open", "10.4.4.4")) == "too_many"
+    other = _socket("limit-open", "10.5.5.5")  # a neighbour's network is not affected
+    await other.connect()
+    await first.close()
+    again = _socket("limit-open", "10.4.4.4")  # one closed: room for one more
+    await again.connect()
+    for client in (second, other, again):
+        await client.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_handshakes_per_address_are_limited(strict: Any) -> None:
+    for _ in range(3):
+        client = _socket("limit-shake", "10.6.6.6")
+        await client.connect()
+        await client.close()
+    assert await _refused(_socket("limit-shake", "10.6.6.6")) == "too_many"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_flood_across_sockets_closes_the_flooder_not_the_neighbours(strict: Any) -> None:
+    await sync_to_async(room_join)(slug="limit-flood", uid="limit-flood-ada", name="Ada")
+    flooders = [_socket("limit-flood", "10.7.7.7"), _socket("limit-flood", "10.7.7.7")]
+    neighbour = _socket("limit-flood", "10.8.8.8", await sync_to_async(make_session)("limit-flood-ada"))
+    for client in (*flooders, neighbour):
+        await client.connect()
+    codes: list[str] = []
+    for n in range(12):  # a burst of 10 for the address (twice its 5 a second), then refused
+        await flooders[n % 2].send({"action": "sync"})
+    for flooder in flooders:
+        while True:
+            message = await flooder.receive(timeout=5)
+            if message["type"] == "error":
+                codes.append(message["code"])
+                break
+    assert "too_many" in codes
+    await neighbour.send({"action": "ping", "version": -1})
+    assert (await neighbour.receive_type("pong"))["type"] == "pong"
+    await neighbour.close()
