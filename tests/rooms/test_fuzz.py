@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,8 +22,10 @@ ACTIONS = [*LOBBY_ACTIONS, "start_game", "give_clue", "propose", "unpropose", "c
 FIELDS = ["turn", "position", "word", "number", "team", "role", "name", "confirm", "mode", "regenerate",
           "game", "language", "text", "clues", "code", "round", "phase", "guessing_for", "timer"]  # fmt: skip
 ODD_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=30) | st.sampled_from(
-    ["", " ", "\u202e", "\u200b", "\x00", "red", "blue", "spymaster", "operative", "∞", "Ǆ" * 5]
-)
+    ["", " ", "\u202e", "\u200b", "\x00", "red", "blue", "spymaster", "operative", "∞", "Ǆ" * 5,
+     # What JSON escapes can carry but UTF-8 cannot: lone surrogates; and controls.
+     "a\ud800b", "\udfff", "\x1b[31m", "\x85", "x\x00y", "\ud83d"]
+)  # fmt: skip
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=True) | ODD_TEXT,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ODD_TEXT, inner, max_size=3),
@@ -39,7 +42,9 @@ SEATS = [("rosa", "red", "spymaster"), ("rui", "red", "operative"), ("bea", "blu
 
 
 def _dispatch(slug: str, uid: str, message: dict[str, Any]) -> None:
-    """What the consumer does with a parsed message, minus the socket."""
+    """What the consumer does with a frame, minus the socket: parse it at the edge (as
+    JSON text, escapes and all), then act on it."""
+    message = parse_frame(json.dumps(message), None)
     consumer = SimpleNamespace(slug=slug, uid=uid, device_token=None)
     handler = LOBBY_ACTIONS.get(message["action"])
     if handler is not None:
@@ -66,9 +71,15 @@ def test_random_messages_never_crash_the_server(game: str) -> None:
         try:
             _dispatch(slug, f"{slug}-{who}", message)
         except RoomError as error:
-            assert error.code and str(error.message)
+            assert error.code != "server_error" and str(error.message)
+            json.dumps({"code": error.code, "params": error.params}).encode()
 
     run()
+    # Whatever was stored, every seat's view (and a visitor's) can still be sent.
+    from rooms.state import room_state
+
+    for uid in [f"{slug}-{name}" for name, _t, _r in SEATS] + [None]:
+        json.dumps(room_state(slug=slug, uid=uid), ensure_ascii=False).encode("utf-8")
 
 
 @given(st.text(max_size=200) | st.binary(max_size=200).map(lambda b: b.decode("latin-1")))
