@@ -13,7 +13,7 @@ from websockets.sync.client import connect
 
 from codenames.models import CodenamesGame
 from rooms import clock
-from rooms.models import Room
+from rooms.models import Player, Room
 from tests.codenames.test_concurrency import _act, _state, _table
 from tests.conftest import BrowserSocket, DaphneServer, make_session
 
@@ -165,3 +165,61 @@ def test_an_idle_socket_stays_open_on_the_redis_layer(redis_url: str, settings: 
             assert message["version"] > first["version"]
     finally:
         server.stop()
+
+
+def test_sigkill_mid_game_loses_no_acknowledged_move(redis_url: str) -> None:
+    """A server killed outright mid-game: every move a screen saw acknowledged is kept, and
+    every screen, reconnected to a new server, shows the same game as the database."""
+    import os
+    import signal
+
+    slug = "sigkill-moves"
+    _table(slug)
+    _act(slug, "rosa", {"action": "start_game"})
+    state = _state(slug)
+    spymaster, operative = ("rosa", "rui") if state["team"] == "red" else ("bea", "bo")
+    _act(slug, spymaster, {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 3})
+    state = _state(slug)
+    server = DaphneServer(redis_url).start()
+    acknowledged: list[int] = []
+    try:
+        with ExitStack() as stack:
+            mover = BrowserSocket(_connect(stack, server, slug, f"{slug}-{operative}"))
+            mover.recv()
+            free = [i for i, covered in enumerate(state["covered_by"]) if covered is None]
+            for position in free[:6]:
+                version = mover.state["version"]  # type: ignore[index]
+                mover.send(json.dumps({"action": "propose", "turn": state["turn"], "position": position}))
+                while mover.recv()["version"] <= version:
+                    pass
+                acknowledged.append(position)  # this screen saw it applied
+            seen_version = mover.state["version"]  # type: ignore[index]
+            assert server.proc is not None
+            os.kill(server.proc.pid, signal.SIGKILL)
+            server.proc.wait(timeout=10)
+            server.proc = None
+    finally:
+        server.stop()
+    me = Player.objects.get(name=operative, room__slug=slug).public_id
+    assert len(acknowledged) == 6 and _state(slug)["proposals"][me] == acknowledged[-1]
+    assert Room.objects.get(slug=slug).version >= seen_version
+    server = DaphneServer(redis_url).start()
+    try:
+        with ExitStack() as stack:
+            screens = {n: _first_state(stack, server, slug, f"{slug}-{n}") for n in ("rosa", "rui", "bo")}
+    finally:
+        server.stop()
+    for name, screen in screens.items():
+        assert screen["version"] == Room.objects.get(slug=slug).version, name
+        assert screen["play"]["proposals"] == screens["rosa"]["play"]["proposals"], name
+
+
+def _connect(stack: ExitStack, server: DaphneServer, slug: str, uid: str) -> Any:
+    return stack.enter_context(
+        connect(
+            f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
+            origin=f"http://127.0.0.1:{server.port}",
+            additional_headers={"Cookie": f"sessionid={make_session(uid)}"},
+            open_timeout=10,
+        )
+    )
