@@ -13,6 +13,26 @@ from django.conf import settings  # noqa: E402
 
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
+
+def _close_bad_sockets_with_a_reason() -> None:
+    """Daphne leaves autobahn failing a broken connection (invalid UTF-8 in a text frame, a
+    protocol error) by dropping TCP: the client sees 1006 and no reason. Failing with a
+    close frame instead gives it the code (1007 for invalid UTF-8)."""
+    from daphne import ws_protocol
+
+    original = ws_protocol.WebSocketFactory.__init__
+
+    def __init__(self: ws_protocol.WebSocketFactory, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)
+        self.setProtocolOptions(failByDrop=False)
+
+    if not getattr(original, "closes_with_reason", False):
+        __init__.closes_with_reason = True  # type: ignore[attr-defined]
+        ws_protocol.WebSocketFactory.__init__ = __init__  # type: ignore[method-assign]
+
+
+_close_bad_sockets_with_a_reason()
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
