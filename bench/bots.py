@@ -70,9 +70,19 @@ class JoinError(Exception):
     """The join form gave no session; the message says which request failed and how."""
 
 
-def join_player(port: int, slug: str, name: str) -> str:
-    """Join like a browser: the room page (CSRF cookie), then the form; the session id."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def own_address(index: int) -> str:
+    """Player ``index``'s loopback address, one each (Linux routes all of 127.0.0.0/8 to
+    loopback): 127.0.1.1, 127.0.1.2 … 250 to a block, so 2000 fit below 127.0.9.0."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
+def join_player(port: int, slug: str, name: str, source: str | None = None) -> str:
+    """Join like a browser: the room page (CSRF cookie), then the form; the session id.
+
+    ``source``: the address the requests come from (the product counts new rooms per address).
+    """
+    source_address = (source, 0) if source else None
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=source_address)
     try:
         conn.request("GET", f"/r/{slug}/")
         page = conn.getresponse()
@@ -119,7 +129,9 @@ class StepStats:
     bytes: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     cpu_seconds: float = 0.0
+    bench_cpu_seconds: float = 0.0  # this process's own, bots and all: is the client the limit?
     seconds: float = 0.0
+    wall_seconds: float = 0.0  # the moves, then the wait for the last ones in flight
 
 
 @dataclass
@@ -216,10 +228,14 @@ class Room:
 
 
 class Bot:
-    """One browser tab: a socket that reconnects with the page's backoff."""
+    """One browser tab: a socket that reconnects with the page's backoff.
 
-    def __init__(self, room: Room, port: int) -> None:
-        self.room, self.port = room, port
+    ``source``: the local address its requests and socket come from (None: the system's
+    choice, 127.0.0.1).
+    """
+
+    def __init__(self, room: Room, port: int, source: str | None = None) -> None:
+        self.room, self.port, self.source = room, port, source
         self.url = f"ws://127.0.0.1:{port}/ws/r/{room.slug}/"
         self.origin = Origin(f"http://127.0.0.1:{port}")
         self.headers: dict[str, str] = {}
@@ -253,6 +269,7 @@ class Bot:
                     open_timeout=OPEN_TIMEOUT,
                     close_timeout=2,
                     max_size=None,
+                    local_addr=(self.source, 0) if self.source else None,
                 ) as ws:
                     self.ws, self.opened_at, self.state_at, self.syncing = ws, perf_counter(), None, False
                     attempt = 0  # the page resets its backoff on "open"

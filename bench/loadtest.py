@@ -3,6 +3,8 @@
     python -m bench.loadtest                      # rate search: 100 rooms of 4 players
     python -m bench.loadtest --quick              # a smoke run in under a minute
     python -m bench.loadtest --scenario restart   # 2000 players, a killed server, reconnects
+    python -m bench.loadtest --scenario flood     # limits on: one address floods, other rooms play on
+                                                  # (--flood-sockets, default 100; --no-flood-reconnect)
 
 Prints figures and asserts nothing: people judge the numbers.
 """
@@ -23,10 +25,21 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from time import perf_counter
+from time import perf_counter, process_time
 from urllib.parse import urlsplit
 
-from bench.bots import LOST_AFTER, Bot, JoinError, Room, Side, StepStats, join_player, seat_for
+from bench.bots import (
+    LOST_AFTER,
+    Bot,
+    JoinError,
+    Room,
+    Side,
+    StepStats,
+    join_player,
+    own_address,
+    seat_for,
+)
+from bench.flood import FLOOD_ADDRESS, MESSAGES_PER_SECOND, Flood
 from bench.servers import (
     Config,
     Server,
@@ -46,6 +59,8 @@ JOIN_THREADS = 32
 JOIN_TRIES = 5
 SETUP_AT_ONCE = 16
 PRODUCT_RATE_LIMIT = 10.0  # rooms/consumers.py: a socket may send 10 messages a second
+FLOOD_RATE_PER_ROOM = 5.0  # the victims' movers stay well inside that limit
+MAX_OWN_ADDRESSES = 2000  # bots.own_address stays below 127.0.9.0, the flood's block
 RESTART_MARKS = [5, 10, 20, 30]
 COLUMNS = [("done/s", 7), ("p50", 6), ("p95", 6), ("p99", 6), ("lost", 5), ("skip", 5), ("gaps", 5),
            ("cpu", 6), ("lag", 5), ("", 4)]  # fmt: skip
@@ -55,22 +70,34 @@ CELL_HEADER = " ".join(f"{name:>{width}}" for name, width in COLUMNS)
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.loadtest", description=__doc__.splitlines()[0])
     add = parser.add_argument
-    add("--scenario", choices=["rates", "restart"], default="rates")
-    add("--rooms", type=int, help="rooms (default 100; 20 with --quick)")
+    add("--scenario", choices=["rates", "restart", "flood"], default="rates")
+    add("--rooms", type=int, help="rooms (default 100; 20 with --quick or --scenario flood)")
     add("--players", type=int, default=4, help="players per room, at least 4")
     add("--processes", type=int, default=1, help="product processes (more than 1 needs REDIS_URL)")
     add(
         "--rates", type=lambda text: sorted(float(r) for r in text.split(",")), help="actions/s, e.g. 5,10,20"
     )
-    add("--step-seconds", type=float, help="seconds of moves per step (default 6; 2 with --quick)")
+    add(
+        "--step-seconds",
+        type=float,
+        help="seconds of moves per step (default 6, 8 for the flood scenario; 2 with --quick)",
+    )
     add("--fixed-rate", type=float, default=50.0, help="the fixed-rate step, actions/s")
     add("--players-total", type=int, default=2000, help="players of the restart scenario")
+    add("--flood-sockets", type=int, default=100, help=f"sockets the flood opens from {FLOOD_ADDRESS}")
+    add(
+        "--flood-reconnect",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="flood sockets reconnect after a close, with the page's backoff",
+    )
     add("--quick", action="store_true", help="20 rooms, 2 s steps, three rates: a smoke run")
     add("--max-seconds", type=float, default=600.0, help="hard bound on the whole run")
     args = parser.parse_args(argv)
-    args.rooms = args.rooms or (20 if args.quick else 100)
+    flood = args.scenario == "flood"
+    args.rooms = args.rooms or (20 if args.quick or flood else 100)
     args.rates = args.rates or (QUICK_LADDER if args.quick else LADDER)
-    args.step_seconds = args.step_seconds or (2.0 if args.quick else 6.0)
+    args.step_seconds = args.step_seconds or (2.0 if args.quick else 8.0 if flood else 6.0)
     args.warmup = 1.0 if args.quick else 2.0
     return args
 
@@ -142,22 +169,32 @@ class Bench:
         self.log_dir = Path(tempfile.mkdtemp(prefix=f"loadtest-{self.run_id}-"))
         self.servers: list[Server] = []
         self.sides: list[Side] = []
+        self.flood_steps: dict[str, StepStats] = {}  # the victims' step, by flood or none
+        self.flood: Flood | None = None
 
     def print_config(self) -> None:
         a, database = self.args, urlsplit(self.config.database_url).path.rsplit("/", 1)[-1]
         where = f"{self.config.vendor} ({database}), {self.config.layer} layer"
-        print(f"loadtest {self.run_id}: {where}, product processes {a.processes}")
+        processes = a.processes if a.scenario == "rates" else 1
+        print(f"loadtest {self.run_id}: {where}, product processes {processes}")
         if a.scenario == "rates":
             rates = ", ".join(f"{rate:g}" for rate in a.rates)
             print(f"  {a.rooms} rooms × {a.players} players, {a.step_seconds:g} s steps at {rates} actions/s")
+        elif a.scenario == "flood":
+            print(
+                f"  flood, limits on: {a.rooms} rooms × {a.players} players, each player from its own "
+                f"address, {self.flood_rate():g} actions/s for {a.step_seconds:g} s without, then during "
+                f"a flood of {a.flood_sockets} sockets from {FLOOD_ADDRESS}"
+            )
         else:
             print(f"  restart: {a.players_total // 4 * 4} players in rooms of 4")
         print(f"  server logs in {self.log_dir}")
 
     # ---- servers and bots ---------------------------------------------------------------
 
-    def start(self, name: str, app: str, settings: str) -> Server:
-        server = Server(name, app, free_port(), server_env(self.config, settings), self.log_dir)
+    def start(self, name: str, app: str, settings: str, rate_limits: bool = False) -> Server:
+        env = server_env(self.config, settings, rate_limits)
+        server = Server(name, app, free_port(), env, self.log_dir)
         server.start()
         self.servers.append(server)
         return server
@@ -166,20 +203,40 @@ class Bench:
         for server in self.servers:
             server.stop()
 
-    def add_side(self, name: str, servers: list[Server], prefix: str, rooms: int, players: int) -> Side:
-        """Rooms of bots; a room's players spread round-robin over the side's processes."""
+    def add_side(
+        self,
+        name: str,
+        servers: list[Server],
+        prefix: str,
+        rooms: int,
+        players: int,
+        own_addresses: bool = False,
+    ) -> Side:
+        """Rooms of bots; a room's players spread round-robin over the side's processes.
+
+        ``own_addresses``: every bot on a loopback address of its own, as players on their own
+        networks are, so that limits per address see each one alone.
+        """
         side = Side(name, servers)
         for index in range(rooms):
             room = Room(side, f"lt-{self.run_id}-{prefix}{index}")
-            room.bots = [Bot(room, servers[j % len(servers)].port) for j in range(players)]
+            room.bots = [
+                Bot(
+                    room,
+                    servers[j % len(servers)].port,
+                    own_address(index * players + j) if own_addresses else None,
+                )
+                for j in range(players)
+            ]
             side.rooms.append(room)
         self.sides.append(side)
         return side
 
-    async def start_product(self, processes: int) -> list[Server]:
+    async def start_product(self, processes: int, rate_limits: bool = False) -> list[Server]:
         await asyncio.to_thread(migrate, self.config)
         return [
-            self.start(f"product-{i}", "config.asgi:application", "config.settings") for i in range(processes)
+            self.start(f"product-{i}", "config.asgi:application", "config.settings", rate_limits)
+            for i in range(processes)
         ]
 
     async def join_all(self, side: Side) -> None:
@@ -191,7 +248,9 @@ class Bench:
                 for attempt in range(JOIN_TRIES):
                     try:
                         bot.use_session(
-                            await loop.run_in_executor(pool, join_player, bot.port, bot.room.slug, name)
+                            await loop.run_in_executor(
+                                pool, join_player, bot.port, bot.room.slug, name, bot.source
+                            )
                         )
                         return
                     except (OSError, JoinError) as error:
@@ -290,7 +349,8 @@ class Bench:
         stats = side.stats = StepStats(seconds=seconds)
         for room in side.rooms:
             room.last_target = None
-        cpu_before, start = total_cpu(side.servers), perf_counter() + 0.01
+        began, bench_cpu_before = perf_counter(), process_time()
+        cpu_before, start = total_cpu(side.servers), began + 0.01
         for n in range(max(1, round(rate * seconds))):
             due = start + n / rate
             if due > perf_counter():
@@ -299,6 +359,8 @@ class Bench:
             await side.rooms[n % len(side.rooms)].send_move(stats)
         await wait_until(lambda: side.pending() == 0, LOST_AFTER + 2, "moves in flight")
         stats.cpu_seconds = total_cpu(side.servers) - cpu_before
+        stats.wall_seconds = perf_counter() - began
+        stats.bench_cpu_seconds = process_time() - bench_cpu_before
         side.stats = None
         side.frames += stats.frames
         side.bytes += stats.bytes
@@ -347,6 +409,9 @@ class Bench:
             side.fixed = await self.run_step(side, a.fixed_rate, a.step_seconds)
 
     def print_summary(self) -> None:
+        if self.args.scenario == "flood":
+            self.print_flood_summary()
+            return
         if len(self.sides) != 2:
             return
         product, floor = self.sides
@@ -389,6 +454,63 @@ class Bench:
             print(f"  back within {mark:2d} s of the kill: {sum(t <= mark for t in back)}/{len(bots)}")
         print(f"  {len(back)}/{len(bots)} back, the last after {back[-1] if back else math.nan:.2f} s")
 
+    # ---- a flood from one address ---------------------------------------------------------
+
+    def flood_rate(self) -> float:
+        return float(min(self.args.fixed_rate, self.args.rooms * FLOOD_RATE_PER_ROOM))
+
+    async def flood_scenario(self) -> None:
+        """The victims' moves at a fixed rate, without a flood, then during one, limits on."""
+        a, rate = self.args, self.flood_rate()
+        servers = await self.start_product(1, rate_limits=True)
+        await servers[0].wait_ready()
+        victims = self.add_side("product", servers, "", a.rooms, a.players, own_addresses=True)
+        await self.join_all(victims)
+        await self.connect_all(victims)
+        await self.seat_all(victims)
+        # A real room to flood (a sync reads and renders it), made by the flood's own address.
+        flood_slug = f"lt-{self.run_id}-flood"
+        await asyncio.to_thread(join_player, servers[0].port, flood_slug, "flood", FLOOD_ADDRESS)
+        await self.run_step(victims, rate, a.warmup)
+        self.flood_steps["without flood"] = await self.run_step(victims, rate, a.step_seconds)
+        self.flood = Flood(servers[0].port, flood_slug, a.flood_sockets, a.flood_reconnect)
+        during, _ = await asyncio.gather(
+            self.run_step(victims, rate, a.step_seconds), self.flood.run(a.step_seconds)
+        )
+        self.flood_steps["during flood"] = during
+
+    def print_flood_summary(self) -> None:
+        a = self.args
+        print(f"\nvictims: {a.rooms} rooms × {a.players} players, {self.flood_rate():g} actions/s")
+        print(f"{'':>13} | {CELL_HEADER} | server CPU             | bench CPU")
+        for name, stats in self.flood_steps.items():
+            wall = max(stats.wall_seconds, 1e-9)
+            server = f"{stats.cpu_seconds:5.2f} s, {stats.cpu_seconds / wall:4.0%} of a core"
+            print(f"{name:>13} | {cell(stats)} | {server} | {stats.bench_cpu_seconds / wall:4.0%}")
+            if stats.errors:
+                print(f"{'':>13}   lost moves: {dict(stats.errors)}")
+        if len(self.flood_steps) == 2:
+            without, during = (quantiles(stats)[2] for stats in self.flood_steps.values())
+            print(f"p99 during / without the flood: {during / without:.2f}")
+        if self.flood is None:
+            return
+        f = self.flood.stats
+        reconnect = "reconnecting with the page's backoff" if a.flood_reconnect else "no reconnects"
+        print(
+            f"flood from {FLOOD_ADDRESS}: {a.flood_sockets} sockets, sync {MESSAGES_PER_SECOND:g}/s each, "
+            f"{reconnect}, {f.seconds:.1f} s"
+        )
+        print(
+            f"  {f.attempts} connection attempts: {f.accepted} accepted, {f.refused} refused at the "
+            f"handshake (too_many), {f.closed_later} closed later (too_many)"
+        )
+        failed = f", no socket at all: {dict(f.failed)}" if f.failed else ""
+        print(f"  closes by the server, by code (1008 expected after too_many): {dict(f.closes)}{failed}")
+        print(
+            f"  messages: {f.sent} sent, {f.answered} answered; errors received: {dict(f.errors)}; "
+            f"sockets open: at most {f.peak_open}, {f.open_at_end} at the end"
+        )
+
     # ---- the whole run ------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -397,7 +519,12 @@ class Bench:
         bound = asyncio.timeout(self.args.max_seconds)
         try:
             async with bound:
-                await (self.restart_scenario() if self.args.scenario == "restart" else self.rate_scenario())
+                scenarios = {
+                    "rates": self.rate_scenario,
+                    "restart": self.restart_scenario,
+                    "flood": self.flood_scenario,
+                }
+                await scenarios[self.args.scenario]()
         except TimeoutError:
             if not bound.expired():
                 raise
@@ -447,8 +574,10 @@ def main(argv: list[str] | None = None) -> None:
     config = configure()
     if args.processes > 1 and not config.redis_url:
         sys.exit("--processes > 1 needs REDIS_URL: the in-memory channel layer cannot reach another process.")
-    if args.scenario == "rates" and args.players < 4:
+    if args.scenario in ("rates", "flood") and args.players < 4:
         sys.exit("--players: at least 4 (a spymaster and an operative per team).")
+    if args.scenario == "flood" and args.rooms * args.players > MAX_OWN_ADDRESSES:
+        sys.exit(f"--scenario flood: at most {MAX_OWN_ADDRESSES} players (a loopback address each).")
     raise_file_limit()
     signal.signal(signal.SIGTERM, _interrupted)  # a TERM stops the servers too, as Ctrl-C does
     bench = Bench(args, config)

@@ -53,10 +53,11 @@ def configure() -> Config:
 SECRET_KEY = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(40)
 
 
-def server_env(config: Config, settings: str) -> dict[str, str]:
+def server_env(config: Config, settings: str, rate_limits: bool = False) -> dict[str, str]:
     """The product as deployed: DEBUG off (DEBUG records every query, which a load would
     measure), plain HTTP on loopback (so no secure cookies), static files from the source
-    folders (no collectstatic step)."""
+    folders (no collectstatic step). The limits per address only when asked: most bots
+    share 127.0.0.1, and the per-address limits would refuse that crowd."""
     if settings == "config.settings":
         settings = "config.settings_test"
     env = dict(
@@ -65,8 +66,7 @@ def server_env(config: Config, settings: str) -> dict[str, str]:
         DEBUG="false",
         SECRET_KEY=SECRET_KEY,
         TLS="false",
-        # Every bot comes from 127.0.0.1: the per-address limits would refuse the crowd.
-        RATE_LIMITS="false",
+        RATE_LIMITS="true" if rate_limits else "false",
         # The clock as in production: it also clears counts a killed process left behind.
         GAME_CLOCK="1",
     )

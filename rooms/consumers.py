@@ -31,7 +31,8 @@ MAX_DEPTH = 4
 # second). Past that, messages are refused before they reach the database.
 BURST, RATE = 30.0, 10.0
 PONG = json.dumps({"type": "pong"})
-LIMITED: dict[str, Any] = {"limited": True}  # _identify's answer when a limit is reached
+LIMITED: dict[str, Any] = {"limited": True}
+CLOSE_TOO_MANY = 4008  # _identify's answer when a limit is reached
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
@@ -137,13 +138,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.language = socket_language(self.scope)
         self.ip = limits.client_ip(self.scope)
         if not limits.COUNTS.open_socket(self.ip):
-            await self.refuse(_("Too many open connections from your network."))
+            await self.refuse()
             return
         self.counted_ip = True
         # One trip to the database: who this socket is, and (by session) counted present.
         self.uid, seat = await db.run_in_pool(self._identify)()
         if seat is LIMITED:
-            await self.refuse(_("Too many connections from your network at once: wait a minute."))
+            await self.refuse()
             return
         if self.device_token and seat is None:
             await self.accept()
@@ -160,11 +161,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.hub.presence_changed(self.slug)
         await self.send_state(await self.hub.snapshot(self.slug))
 
-    async def refuse(self, message: Any) -> None:
-        """A limit reached at the handshake: said once, then closed (1008, policy)."""
-        await self.accept()
-        await self.send_error("too_many", message)
-        await self.close(code=1008)
+    async def refuse(self) -> None:
+        """A limit reached at the handshake: refused before it opens (HTTP 403).
+
+        Not accepted, so the page never sees the socket open and its reconnect backoff
+        keeps growing; an accepted-then-closed socket would be retried at once, a storm.
+        """
+        self._uncount_ip()
+        await self.close()
+
+    def _uncount_ip(self) -> None:
+        if getattr(self, "counted_ip", False):
+            self.counted_ip = False
+            limits.COUNTS.close_socket(self.ip)
 
     def _identify(self) -> tuple[str | None, dict[str, Any] | None]:
         """The session's uid (unless a device link speaks) and the player it names, if any.
@@ -194,9 +203,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "counted_ip", False):
-            self.counted_ip = False
-            limits.COUNTS.close_socket(self.ip)
+        self._uncount_ip()
         if not hasattr(self, "sent_version"):
             return
         self.hub.detach(self)
@@ -228,7 +235,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not limits.COUNTS.message(getattr(self, "ip", None)):
             # Many sockets of one address flooding together: this one is closed.
             await self.send_error("too_many", _("Too many messages from your network: slow down."))
-            await self.close(code=1008)
+            self._uncount_ip()  # now: a flood's sockets must not hold places while closing
+            # 4008: Daphne accepts no standard code but 1000 from an application (1008,
+            # "policy", would fail the close itself); 4000 + 8 says the same.
+            await self.close(code=CLOSE_TOO_MANY)
             return
         pushes: list[dict[str, Any]] = []
         try:

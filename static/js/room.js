@@ -32,12 +32,13 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}${path}`);
   setConn("connecting");
   socket.addEventListener("open", () => {
-    retry = 0;
     setConn("open");
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ action: "ping", version: state.version }), 25000);
   });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  // The backoff starts over only once the server has spoken: a socket it opens and
+  // closes straight away must not be retried in a tight loop.
+  socket.addEventListener("message", (event) => { retry = 0; receive(JSON.parse(event.data)); });
   socket.addEventListener("close", (event) => {
     clearInterval(pingTimer);
     if (event.code === 4403) {
@@ -46,8 +47,11 @@ function connect() {
       return;
     }
     setConn("closed");
-    // Exponential backoff with jitter, so a restarted server is not stampeded.
-    const delay = Math.min(10000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
+    // Exponential backoff with jitter, so a restarted server is not stampeded; after
+    // "too many from your network" (4008), wait longer still.
+    const ceiling = event.code === 4008 ? 60000 : 10000;
+    if (event.code === 4008) retry = Math.max(retry, 5);
+    const delay = Math.min(ceiling, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
     retry += 1;
     setTimeout(connect, delay);
   });
