@@ -35,7 +35,7 @@ class FloodStats:
     refused: int = 0  # too_many before any state: refused at the handshake
     closed_later: int = 0  # too_many after its first state: the address's messages
     # Every close the server made, by code. Counted apart from the refusals: the product
-    # means 1008 after a too_many, but what arrives is what the server stack sends.
+    # means 4008 after a too_many, but what arrives is what the server stack sends.
     closes: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)  # no socket at all
     sent: int = 0

@@ -505,7 +505,7 @@ class Bench:
             f"handshake (too_many), {f.closed_later} closed later (too_many)"
         )
         failed = f", no socket at all: {dict(f.failed)}" if f.failed else ""
-        print(f"  closes by the server, by code (1008 expected after too_many): {dict(f.closes)}{failed}")
+        print(f"  closes by the server, by code (4008 after too_many): {dict(f.closes)}{failed}")
         print(
             f"  messages: {f.sent} sent, {f.answered} answered; errors received: {dict(f.errors)}; "
             f"sockets open: at most {f.peak_open}, {f.open_at_end} at the end"

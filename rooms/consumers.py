@@ -137,7 +137,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
         self.language = socket_language(self.scope)
         self.ip = limits.client_ip(self.scope)
-        if not limits.COUNTS.open_socket(self.ip):
+        if limits.COUNTS.is_blocked(self.ip) or not limits.COUNTS.open_socket(self.ip):
             await self.refuse()
             return
         self.counted_ip = True
@@ -182,6 +182,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         too many device links.
         """
         if not limits.hit("handshakes_per_ip", self.ip):
+            limits.COUNTS.block(self.ip)
             return None, LIMITED
         uid = None
         key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
@@ -190,6 +191,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             uid = found if isinstance(found, str) else None
         seat = services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
         if seat is None and self.device_token and not limits.hit("device_failures_per_ip", self.ip):
+            limits.COUNTS.block(self.ip)
             return None, LIMITED
         return uid, seat
 
@@ -226,6 +228,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if getattr(self, "closing", False):
+            return  # frames still queued from a socket being closed: nothing to answer
         ref = None
         if not self.within_rate():
             await self.send_error(
@@ -236,6 +240,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # Many sockets of one address flooding together: this one is closed.
             await self.send_error("too_many", _("Too many messages from your network: slow down."))
             self._uncount_ip()  # now: a flood's sockets must not hold places while closing
+            limits.COUNTS.block(self.ip)  # and its reconnects are refused for a while
+            self.closing = True
             # 4008: Daphne accepts no standard code but 1000 from an application (1008,
             # "policy", would fail the close itself); 4000 + 8 says the same.
             await self.close(code=CLOSE_TOO_MANY)
@@ -267,7 +273,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 await self.send_state(await self.hub.reload(self.slug), force=True)
             return
         if action == "sync":
-            await self.send_state(await self.hub.reload(self.slug), force=True)
+            # The process's own copy: it is the latest version this process knows, kept
+            # current by every push and a check against the database every few seconds.
+            await self.send_state(await self.hub.snapshot(self.slug), force=True)
             return
         handler = LOBBY_ACTIONS.get(action)
         if handler is not None:

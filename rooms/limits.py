@@ -65,6 +65,22 @@ class ProcessCounts:
     def __init__(self) -> None:
         self.open: defaultdict[str, int] = defaultdict(int)
         self.buckets: dict[str, tuple[float, float]] = {}
+        # Addresses refused lately: refused again at once, without asking the shared
+        # counter (a database thread and Redis) for every handshake of a flood.
+        self.blocked: dict[str, float] = {}
+
+    def block(self, ip: str | None, seconds: float = 10.0) -> None:
+        if ip:
+            self.blocked[ip] = time.monotonic() + seconds
+
+    def is_blocked(self, ip: str | None) -> bool:
+        until = self.blocked.get(ip or "")
+        if until is None:
+            return False
+        if until < time.monotonic():
+            self.blocked.pop(ip or "", None)
+            return False
+        return True
 
     def open_socket(self, ip: str | None) -> bool:
         if not ip or not enabled():

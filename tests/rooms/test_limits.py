@@ -31,6 +31,7 @@ def strict(settings: Any) -> Iterator[Any]:
     limits._limiter = None
     limits.COUNTS.open.clear()
     limits.COUNTS.buckets.clear()
+    limits.COUNTS.blocked.clear()
     yield settings
     limits._limiter = None
 
