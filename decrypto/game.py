@@ -29,19 +29,18 @@ def engine_action(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": message["action"], **fields}
 
 
-class DecryptoGame:
+class DecryptoGame(play.EngineGame):
     name = "decrypto"
     title = _("Decrypto")
     seating = Seating(teams=("white", "black"), roles=("player",))
     # Own keywords may be short phrases (DC-16 allows phrases for clues, and a group's
     # inside jokes make good keywords).
     words = WordRules(minimum=8, max_length=30, spaces=True)
+    engine = engine
+    rules = services
     record = Record
     actions = frozenset(ACTION_NAMES.values())
     room_actions: dict[str, Any] = {}
-
-    def is_running(self, room: Room) -> bool:
-        return play.is_running(room)
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.
@@ -64,36 +63,10 @@ class DecryptoGame:
                 "team_locked", _("You have seen your team's keywords: you can change teams in the next game.")
             )
 
-    def deal(
-        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
-    ) -> tuple[engine.State, dict[str, Any]]:
-        return services.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
-
-    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
-        services.set_house_rules(room, options)
-
-    def load(self, data: dict[str, Any]) -> engine.State:
-        return engine.state_from_json(data)
-
-    def dump(self, state: engine.State) -> dict[str, Any]:
-        return engine.state_to_json(state)
-
     def apply(
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
     ) -> engine.State:
         return services.apply(state, player, engine_action(message), now)
-
-    def expire(self, state: engine.State, now: float) -> engine.State:
-        return engine.expire(state, now=now)
-
-    def deadline(self, state: engine.State) -> float | None:
-        return engine.deadline(state)
-
-    def outcome(self, state: engine.State) -> engine.Outcome | None:
-        return engine.outcome(state)
-
-    def score(self, board: dict[str, Any], state: engine.State, outcome: engine.Outcome) -> dict[str, Any]:
-        return services.score(board, state.rules.mode, outcome)
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.
@@ -111,13 +84,6 @@ class DecryptoGame:
         payload = engine.view_for(state, player=player)
         payload["number"] = record.number
         return payload
-
-    def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
-        """A move through the one game path (the caller holds the room's lock)."""
-        play.act(room, list(room.players.all()), player, message)
-
-    def expire_due(self, now: float) -> int:
-        return play.expire_due(self, now)
 
 
 GAME = DecryptoGame()

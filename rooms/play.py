@@ -167,3 +167,53 @@ def expire_due(game: Game, now: float) -> int:
                 deadline=as_datetime(left) if left is not None and left > now else None
             )
     return applied
+
+
+class EngineGame:
+    """The parts of a ``rooms.games.Game`` that only forward to its engine and its own
+    room-rules module (``<game>/services.py``); a game adds its seats, views and moves."""
+
+    engine: Any  # the pure rules engine: state_from_json, expire, deadline, outcome, ...
+    rules: Any  # the game's room rules: deal, set_house_rules, score
+
+    def is_running(self, room: Room) -> bool:
+        return is_running(room)
+
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[Any, dict[str, Any]]:
+        result: tuple[Any, dict[str, Any]] = self.rules.deal(
+            room, players, mode=mode, seed=seed, recent=recent, now=now
+        )
+        return result
+
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
+        self.rules.set_house_rules(room, options)
+
+    def load(self, data: dict[str, Any]) -> Any:
+        return self.engine.state_from_json(data)
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self.engine.state_to_json(state)
+        return data
+
+    def expire(self, state: Any, now: float) -> Any:
+        return self.engine.expire(state, now=now)
+
+    def deadline(self, state: Any) -> float | None:
+        left: float | None = self.engine.deadline(state)
+        return left
+
+    def outcome(self, state: Any) -> Any | None:
+        return self.engine.outcome(state)
+
+    def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
+        tally: dict[str, Any] = self.rules.score(board, state.rules.mode, outcome)
+        return tally
+
+    def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
+        """A move through the one game path (the caller holds the room's lock)."""
+        act(room, list(room.players.all()), player, message)
+
+    def expire_due(self, now: float) -> int:
+        return expire_due(self, now)  # type: ignore[arg-type]

@@ -52,21 +52,14 @@ def test_the_readme_deployment_passes_check_deploy() -> None:
         CSRF_TRUSTED_ORIGINS="https://games.example.org",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+
+    def check() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+        return subprocess.run(command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True)
+
+    result = check()
     assert result.returncode == 0, result.stdout + result.stderr
     # The LAN opt-out is explicit, and the check then says what it gives up.
     env["TLS"] = "false"
-    lan = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    lan = check()
     assert lan.returncode != 0 and "W008" in lan.stderr + lan.stdout
