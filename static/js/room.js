@@ -147,12 +147,13 @@ function renderSeats() {
   }));
   const watchers = state.players.filter((p) => p.role === "spectator");
   const you = state.you;
-  document.getElementById("spectators").replaceChildren(
+  // replaceChildren writes a null as the text "null": leave it out instead.
+  document.getElementById("spectators").replaceChildren(...[
     h("h3", { text: _("Spectators") }),
     h("ul", { class: "people" }, watchers.map(personChip)),
     you && you.role !== "spectator"
       ? h("button", { type: "button", class: "sit", onclick: () => send({ action: "sit", team: "", role: "spectator" }) }, _("Just watch"))
-      : null);
+      : null].filter(Boolean));
   const select = document.getElementById("game-select");
   select.value = state.game;
 }

@@ -25,6 +25,8 @@ def test_two_browsers_see_each_other_arrive_and_change_seats(
 
     ada.wait_for_selector(".person:has-text('Bob')")
     bob.wait_for_selector(".person:has-text('Ada')")
+    # Both are spectators for now: the panel lists them, with no stray "null" (issue 12).
+    assert "null" not in ada.inner_text("#spectators")
 
     bob.click("[data-team='blue'] [data-role='spymaster'] button.sit")
     ada.wait_for_selector("[data-team='blue'] [data-role='spymaster'] .person:has-text('Bob')")
@@ -33,6 +35,7 @@ def test_two_browsers_see_each_other_arrive_and_change_seats(
 
     ada.click("[data-team='red'] [data-role='operative'] button.sit")
     bob.wait_for_selector("[data-team='red'] [data-role='operative'] .person:has-text('Ada')")
+    assert "null" not in bob.inner_text("#spectators") and "null" not in ada.inner_text("#spectators")
 
     bob.close()
     ada.wait_for_selector(".person.away:has-text('Bob')")
