@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from .guess import start_guessing
 from .model import CLUE_MAX_CHARS, TEAMS, Phase, RuleError, State, Team, Turn
-from .text import clue_key, tidy
+from .text import clue_key, loose_key, tidy
 
 
 def save_draft(state: State, player: str, team: Team, clues: Sequence[str]) -> State:
@@ -69,12 +69,13 @@ _MESSAGES = {
 
 def _problems(state: State, team: Team, clues: Sequence[str]) -> list[str | None]:
     """Per clue, the DC-17 rule it breaks (empty clues are judged elsewhere)."""
-    keywords = {clue_key(word) for word in state.teams[team].keywords}
+    # DC-17: a keyword is given away with or without its accents ("Uber" for "Über").
+    keywords = {loose_key(word) for word in state.teams[team].keywords}
     used = {clue_key(c) for r in state.history if r.team is team for c in r.clues if c}
     found: list[str | None] = []
     for clue in clues:
         key = clue_key(clue)
-        if key and key in keywords:
+        if key and loose_key(clue) in keywords:
             found.append("clue_is_keyword")
         elif key and key in used:
             found.append("clue_repeated")

@@ -73,16 +73,19 @@ function teamTag(play, team, extra = "") {
 // (upper then lower approximates Python's casefold: "ß" and "SS" compare equal).
 const clueKey = (text) => text.normalize("NFC").split(/\s+/).filter(Boolean).join(" ").toUpperCase().toLowerCase();
 
+// The keyword test also ignores accents ("Uber" gives away "Über"), as the engine's.
+const looseKey = (text) => clueKey(text.normalize("NFKD").replace(/\p{M}/gu, ""));
+
 export function clueProblems(clues, play, { submitting = false } = {}) {
   const team = myTeam(play);
-  const keywords = new Set((play.teams[team].keywords || []).map(clueKey));
+  const keywords = new Set((play.teams[team].keywords || []).map(looseKey));
   const used = new Set();
   for (const row of play.sheets[team].rows) for (const clue of row.clues) if (clue) used.add(clueKey(clue));
   return clues.map((clue) => {
     const key = clueKey(clue);
     if (!key) return submitting ? _("Every clue needs some text.") : null;
     if ([...clue].length > CLUE_MAX) return interpolate(_("At most %(n)s characters."), { n: CLUE_MAX });
-    if (keywords.has(key)) return _("A clue may not be one of your own keywords.");
+    if (keywords.has(looseKey(clue))) return _("A clue may not be one of your own keywords.");
     if (used.has(key)) return _("Your team has already used this clue in this game.");
     used.add(key);
     return null;

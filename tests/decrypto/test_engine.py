@@ -328,6 +328,15 @@ def test_dc17_own_keyword_rejected_case_and_unicode_insensitively() -> None:
             submit(state, W, clues=(clue, "x", "y"))
 
 
+def test_dc17_own_keyword_rejected_without_its_accents() -> None:
+    state = with_keywords(game(), W, ("Über", "Café", "star", "sky"))
+    for clue in ("Uber", "UBER", "CAFE", "cafe"):
+        with raises("clue_is_keyword"):
+            submit(state, W, clues=(clue, "x", "y"))
+    # Only the team's own keywords: another accented word is still a fine clue.
+    submit(state, W, clues=("pâte", "x", "y"))
+
+
 def test_dc17_clue_used_before_by_the_team_rejected() -> None:
     state = submit_all(forced(game(), white=(1, 2, 3)))
     state = play_round(forced(guess_code(guess_code(state)), white=(1, 2, 3)))
