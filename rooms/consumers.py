@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
@@ -31,8 +30,10 @@ MAX_DEPTH = 4
 # second). Past that, messages are refused before they reach the database.
 BURST, RATE = 30.0, 10.0
 PONG = json.dumps({"type": "pong"})
-LIMITED: dict[str, Any] = {"limited": True}
-CLOSE_TOO_MANY = 4008  # _identify's answer when a limit is reached
+LIMITED: dict[str, Any] = {"limited": True}  # _identify's answer when a limit is reached
+# Daphne accepts no standard close code but 1000 from an application (1008, "policy",
+# fails the close itself): 4000 + 8 says the same.
+CLOSE_TOO_MANY = 4008
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
@@ -238,13 +239,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if not limits.COUNTS.message(getattr(self, "ip", None)):
             # Many sockets of one address flooding together: this one is closed.
-            await self.send_error("too_many", _("Too many messages from your network: slow down."))
             self._uncount_ip()  # now: a flood's sockets must not hold places while closing
             limits.COUNTS.block(self.ip)  # and its reconnects are refused for a while
-            self.closing = True
-            # 4008: Daphne accepts no standard code but 1000 from an application (1008,
-            # "policy", would fail the close itself); 4000 + 8 says the same.
-            await self.close(code=CLOSE_TOO_MANY)
+            await self._close_once(
+                CLOSE_TOO_MANY, "too_many", _("Too many messages from your network: slow down.")
+            )
             return
         pushes: list[dict[str, Any]] = []
         try:
@@ -307,11 +306,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """A newer version of the room: this socket's own view, as a patch when it can be."""
         if snapshot["version"] <= self.sent_version:
             return
-        if self._revoked(snapshot) or await self._removed(snapshot):
+        if await self._revoked(snapshot) or await self._removed(snapshot):
             return
         key = view_key_of(snapshot, self.player_id)
         you = you_of(snapshot, self.player_id, device=bool(self.device_token))
-        if key == self.sent_key and patches.applies(self.sent_version, key):
+        if key == self.sent_key and patches.applies(self.sent_version):
             extra = [] if you == self.sent_you else [["set", ["you"], you]]
             self.sent_version, self.sent_you = snapshot["version"], you
             await self.send(text_data=patches.message(key, extra))
@@ -320,7 +319,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def send_state(self, snapshot: dict[str, Any], force: bool = False) -> None:
         """The whole room as this socket may see it."""
-        if self._revoked(snapshot):
+        if await self._revoked(snapshot):
             return
         if not force and snapshot["version"] <= self.sent_version:
             return
@@ -336,36 +335,32 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """This socket's player was removed by the operators: told once, then closed (4403)."""
         if self.player_id is None or self.player_id in snapshot["seats"]:
             return False
-        if not getattr(self, "closing", False):
-            self.closing = True
-            self.player_pk = None
-            await self.send_error("removed", REMOVED)
-            await self.close(code=4403)
+        self.player_pk = None  # the row is gone: nothing left to count out
+        await self._close_once(4403, "removed", REMOVED)
         return True
 
     async def room_closed(self) -> None:
         """The operators closed the room: told once, then closed (4410)."""
-        if not getattr(self, "closing", False):
-            self.closing = True
-            self.player_pk = None
-            await self.send_error("room_closed", ROOM_CLOSED)
-            await self.close(code=4410)
+        self.player_pk = None  # deleted with the room
+        await self._close_once(4410, "room_closed", ROOM_CLOSED)
 
-    def _revoked(self, snapshot: dict[str, Any]) -> bool:
+    async def _revoked(self, snapshot: dict[str, Any]) -> bool:
         """A device socket whose link was regenerated: told once, then closed (4403)."""
         if not self.device_token or not snapshot["base"]["stored"]:
             return False
-        link = snapshot["links"].get(self.player_id or "")
-        if link and self.device_token in link:
+        link = snapshot["links"].get(self.player_id or "") or ""
+        if link.rstrip("/").rsplit("/", 1)[-1] == self.device_token:
             return False
-        if not getattr(self, "closing", False):
-            self.closing = True
-            asyncio.ensure_future(self._revoke())
+        await self._close_once(4403, "link_revoked", LINK_REVOKED)
         return True
 
-    async def _revoke(self) -> None:
-        await self.send_error("link_revoked", LINK_REVOKED)
-        await self.close(code=4403)
+    async def _close_once(self, code: int, error: str, message: Any) -> None:
+        """Say why, then close; whatever else arrives meanwhile is not answered."""
+        if getattr(self, "closing", False):
+            return
+        self.closing = True
+        await self.send_error(error, message)
+        await self.close(code=code)
 
     async def send_error(
         self, code: str, message: Any, ref: Any = None, params: dict[str, Any] | None = None

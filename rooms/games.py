@@ -54,6 +54,12 @@ class Game(Protocol):
     # changes the room and is followed by a push.
     room_actions: dict[str, Callable[[Room, list[Player], Player], None]]
 
+    def is_running(self, room: Room) -> bool:
+        """Whether the room's current game of this kind is under way (seats are then fixed)."""
+
+    def expire_due(self, now: float) -> int:
+        """Apply every passed deadline of this game's records (the clock); how many."""
+
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Raise RoomError when the running game forbids this change; else record what it must."""
 

@@ -65,8 +65,8 @@ class PatchCache:
         self._ops: dict[str, list[Any]] = {}
         self._text: dict[str, str] = {}
 
-    def applies(self, version: int, key: str) -> bool:
-        """True when a socket holding view ``key`` at ``version`` can take the patch."""
+    def applies(self, version: int) -> bool:
+        """True when a socket holding its view at ``version`` can take the patch."""
         return self.previous is not None and self.previous["version"] == version
 
     def ops(self, key: str) -> list[Any]:
@@ -130,9 +130,9 @@ class Hub:
         room = self.rooms.setdefault(socket.slug, LocalRoom())
         room.sockets.add(socket)
         room.idle_since = None
-        if room.subscribed is None or (room.subscribed.done() and room.subscribed.exception()):
+        if room.subscribed is None:
             # A task of its own: a socket that gives up waiting must not cancel it for the
-            # others (they wait on it shielded).
+            # others (they wait on it shielded). It never fails: see _subscribe.
             room.subscribed = asyncio.ensure_future(self._subscribe(socket.slug))
         await asyncio.shield(room.subscribed)
 
@@ -297,11 +297,11 @@ async def publish(snapshot: dict[str, Any]) -> None:
             await hub.deliver(snapshot)
         elif not loop.is_closed():
             asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
-    config = bus.redis_config()
+    own = _hubs.get(running)
+    config = own.config if own is not None else bus.redis_config()
     if config is None:
         return
     try:
-        own = _hubs.get(running)
         if own is not None and own.bus is not None:
             await own.bus.publish(snapshot)
         else:

@@ -36,7 +36,7 @@ def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
     table = game.record._meta.db_table
     # Plain SQL: read on every move (see rooms.services.locked_room).
     found = game.record.objects.raw(
-        f"SELECT * FROM {table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",  # noqa: S608
+        f"SELECT * FROM {table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
         [room.pk],
     )
     return next(iter(found), None)
