@@ -45,6 +45,9 @@ class Player(models.Model):
     device_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     team = models.CharField(max_length=12, blank=True, default="")
     role = models.CharField(max_length=12, default=SPECTATOR)
+    # A spectator who chose to watch ("Just watch"), unlike a newcomer who has not sat
+    # down yet: "Shuffle teams" deals newcomers into the teams, never watchers.
+    watching = models.BooleanField(default=False)
     # Open sockets; with ``last_seen`` it tells connected from away, even after a
     # server crash left a count behind (heartbeats stop, so the player shows away).
     connections = models.IntegerField(default=0)

@@ -171,8 +171,14 @@ def _player(room: Room, uid: str | None) -> Player:
         raise RoomError("not_joined", _("Join the room first.")) from None
 
 
-def room_join(*, slug: str, uid: str, name: str, game: str | None = None, language: str = "en") -> Player:
-    """Take a place in the room, storing the room itself if this is its first player."""
+def room_join(
+    *, slug: str, uid: str, name: str, game: str | None = None, language: str = "en", seat: str = ""
+) -> Player:
+    """Take a place in the room, storing the room itself if this is its first player.
+
+    ``seat``: a team of the room's game to sit in at once (its open role: operative,
+    player), or ``"watch"`` to just watch; anything else leaves the newcomer unseated.
+    """
     if not is_valid_slug(slug):
         raise RoomError("bad_slug", _("Room names are 3–40 lowercase letters, digits and hyphens."))
     name = clean_name(name)
@@ -186,6 +192,14 @@ def room_join(*, slug: str, uid: str, name: str, game: str | None = None, langua
         if not created and player.name != name:
             player.name = name
             player.save(update_fields=["name"])
+        seating = get_game(room.game).seating
+        if seat == "watch":
+            _take_seat(room, player, "", Player.SPECTATOR)
+        elif seat in seating.teams and not player.is_seated:
+            try:
+                _take_seat(room, player, seat, seating.roles[-1])
+            except RoomError:
+                pass  # a game running with fixed rosters: the newcomer sits down for the next one
         bump(room)
     return player
 
@@ -202,38 +216,51 @@ def room_rename(*, slug: str, uid: str, name: object) -> None:
 def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
     """Take a seat (a team and a role the room's game offers) or become a spectator."""
     with locked_room(slug) as room:
-        player = _player(room, uid)
-        game = get_game(room.game)
-        seating = game.seating
-        if role == Player.SPECTATOR:
-            team = ""
-        elif team not in seating.teams or role not in seating.roles:
-            raise RoomError("bad_seat", _("There is no such seat in this game."))
-        assert isinstance(team, str) and isinstance(role, str)
-        if (player.team, player.role) == (team, role):
-            return
-        if (
-            role in seating.single_roles
-            and room.players.filter(team=team, role=role).exclude(pk=player.pk).exists()
-        ):
-            raise RoomError("seat_taken", _("Someone already has that seat."))
+        _take_seat(room, _player(room, uid), team, role)
+
+
+def _take_seat(room: Room, player: Player, team: object, role: object) -> None:
+    game = get_game(room.game)
+    seating = game.seating
+    if role == Player.SPECTATOR:
+        team = ""
+    elif team not in seating.teams or role not in seating.roles:
+        raise RoomError("bad_seat", _("There is no such seat in this game."))
+    assert isinstance(team, str) and isinstance(role, str)
+    # Leaving the seats is choosing to watch; taking one is choosing to play.
+    watching = role == Player.SPECTATOR
+    if (player.team, player.role, player.watching) == (team, role, watching):
+        return
+    if (
+        role in seating.single_roles
+        and room.players.filter(team=team, role=role).exclude(pk=player.pk).exists()
+    ):
+        raise RoomError("seat_taken", _("Someone already has that seat."))
+    if (player.team, player.role) != (team, role):
         game.before_seat_change(room, player, team, role)
-        player.team, player.role = team, role
-        player.save(update_fields=["team", "role"])
-        bump(room)
+    player.team, player.role, player.watching = team, role, watching
+    player.save(update_fields=["team", "role", "watching"])
+    bump(room)
 
 
 def room_shuffle(*, slug: str, uid: str, rng: random.Random | None = None) -> None:
-    """Deal the seated players into two balanced teams (a new spymaster/lead each)."""
+    """Deal everyone who plays into two balanced teams (a new spymaster/lead each).
+
+    Who plays: the seated players, and the newcomers here now who have not sat down yet
+    nor chosen to watch (a fresh group arrives unseated and shuffles straight away).
+    """
     rng = rng or random.Random()
     with locked_room(slug) as room:
         _player(room, uid)
         game = get_game(room.game)
         if game.is_running(room):
             raise RoomError("game_running", _("Teams can be shuffled between games, not during one."))
-        seated = [p for p in room.players.all() if p.is_seated]
+        now = timezone.now()
+        seated = [p for p in room.players.all() if p.is_seated or (not p.watching and is_connected(p, now))]
         if len(seated) < 2:
-            raise RoomError("too_few_players", _("Shuffling needs at least two seated players."))
+            raise RoomError(
+                "too_few_players", _("Shuffling needs at least two players who are not watching.")
+            )
         rng.shuffle(seated)
         teams = game.seating.teams
         lead = game.seating.single_roles[0] if game.seating.single_roles else None

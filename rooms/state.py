@@ -70,6 +70,7 @@ def render_snapshot(
                 "name": p.name,
                 "team": p.team,
                 "role": p.role,
+                "watching": p.watching,
                 "connected": is_connected(p, now),
             }
             for p in players

@@ -101,3 +101,64 @@ def test_clean_name(raw: str, clean: str) -> None:
 def test_clean_name_refuses(raw: object) -> None:
     with pytest.raises(RoomError):
         clean_name(raw)
+
+
+def _arrive(uid: str) -> None:
+    """The player's page is open (a socket counted), as presence_open records it."""
+    from rooms.services import presence_open
+
+    presence_open(slug="seats", uid=uid, device_token=None)
+
+
+def test_join_takes_the_chosen_team_in_one_step() -> None:
+    room_join(slug="seats", uid="uid-ada", name="ada", game="codenames", seat="blue")
+    room_join(slug="seats", uid="uid-bob", name="bob", seat="watch")
+    room_join(slug="seats", uid="uid-cy", name="cy", seat="purple")
+    seats = {p.name: (p.team, p.role, p.watching) for p in Player.objects.all()}
+    assert seats == {
+        "ada": ("blue", "operative", False),
+        "bob": ("", "spectator", True),
+        "cy": ("", "spectator", False),
+    }
+
+
+def test_join_with_a_team_keeps_an_existing_seat() -> None:
+    room_join(slug="seats", uid="uid-ada", name="ada", seat="red")
+    room_sit(slug="seats", uid="uid-ada", team="red", role="spymaster")
+    room_join(slug="seats", uid="uid-ada", name="ada", seat="blue")  # the form sent again
+    assert (Player.objects.get().team, Player.objects.get().role) == ("red", "spymaster")
+
+
+def test_shuffle_deals_a_fresh_group_nobody_seated_yet() -> None:
+    uids = _room_with(["a", "b", "c", "d"])
+    watcher = _room_with(["watcher"])[0]
+    room_sit(slug="seats", uid=watcher, team="", role="spectator")
+    away = _room_with(["away"])[0]  # joined, then closed the page: not present
+    for uid in [*uids, watcher]:
+        _arrive(uid)
+    room_shuffle(slug="seats", uid=uids[0], rng=random.Random(1))
+    players = {p.uid: p for p in Player.objects.all()}
+    dealt = [players[uid] for uid in uids]
+    assert sorted(p.team for p in dealt) == ["blue", "blue", "red", "red"]
+    assert sorted(p.role for p in dealt) == ["operative", "operative", "spymaster", "spymaster"]
+    assert (players[watcher].role, players[watcher].watching) == ("spectator", True)
+    assert players[away].role == "spectator"
+
+
+def test_shuffle_refuses_when_everyone_chose_to_watch() -> None:
+    ada, bob = _room_with(["ada", "bob"])
+    for uid in (ada, bob):
+        _arrive(uid)
+        room_sit(slug="seats", uid=uid, team="", role="spectator")
+    with pytest.raises(RoomError) as error:
+        room_shuffle(slug="seats", uid=ada)
+    assert error.value.code == "too_few_players"
+    assert not Player.objects.exclude(role="spectator").exists()
+
+
+def test_taking_a_seat_ends_watching() -> None:
+    (ada,) = _room_with(["ada"])
+    room_sit(slug="seats", uid=ada, team="", role="spectator")
+    assert Player.objects.get().watching
+    room_sit(slug="seats", uid=ada, team="red", role="operative")
+    assert not Player.objects.get().watching
