@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from rooms import limits, services
@@ -31,6 +32,23 @@ from rooms.state import room_state
 def home(request: HttpRequest) -> HttpResponse:
     games = [get_game(name) for name in game_names()]
     return render(request, "rooms/home.html", {"games": games, "error": request.GET.get("error") == "1"})
+
+
+HOWTO_LANGUAGES = ("en", "it", "pt-br", "ca", "sv")
+
+
+@require_GET
+def howto(request: HttpRequest, game: str) -> HttpResponse:
+    """How to play a game, in the page's language; ``?bare=1``: the rules alone, for the
+    room's own dialog (so a player reads them without leaving the game)."""
+    if game not in game_names():
+        raise Http404("no such game")
+    language = get_language() or "en"
+    template = f"howto/{game}/{language if language in HOWTO_LANGUAGES else 'en'}.html"
+    if request.GET.get("bare") == "1":
+        return render(request, template)
+    games = [get_game(name) for name in game_names()]
+    return render(request, "howto/page.html", {"game": get_game(game), "games": games, "rules": template})
 
 
 @require_GET
@@ -120,11 +138,32 @@ def _room_page(
         # A shared screen (a TV): the spectator's view of the game, without the lobby.
         "table": request.GET.get("table") == "1" and not device_token,
     }
+    context["seat_choices"] = _seat_choices(state, context["chosen_game"])
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+TEAM_NAMES = {"red": _lazy("Red"), "blue": _lazy("Blue"), "white": _lazy("White"), "black": _lazy("Black")}
+TEAM_SYMBOLS = {"red": "◆", "blue": "●", "white": "○", "black": "■"}
+
+
+def _seat_choices(state: dict[str, Any], game: str) -> list[dict[str, Any]]:
+    """The join form's teams: a newcomer picks one (or to watch) in the same tap."""
+    # A room nobody has joined yet plays the game its link asked for.
+    teams = state["seating"]["teams"] if state.get("stored") else list(get_game(game).seating.teams)
+    counts = {team: sum(1 for p in state["players"] if p["team"] == team) for team in teams}
+    return [
+        {
+            "team": team,
+            "name": TEAM_NAMES.get(team, team),
+            "symbol": TEAM_SYMBOLS.get(team, ""),
+            "count": counts[team],
+        }
+        for team in teams
+    ]
 
 
 @require_POST
@@ -142,6 +181,7 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
             uid=uid,
             name=request.POST.get("name", ""),
             game=request.POST.get("game"),
+            seat=request.POST.get("seat", ""),
             language=get_language() or "en",
         )
     except RoomError as error:

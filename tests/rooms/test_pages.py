@@ -161,3 +161,45 @@ def test_one_browser_joining_four_times_at_once_is_one_player() -> None:
         thread.join(timeout=30)
     assert statuses == [302] * 4
     assert Player.objects.filter(room__slug="double-tap").count() == 1
+
+
+def test_join_form_offers_each_team_and_watching(client: Client) -> None:
+    body = client.get("/r/friday-fun/?game=decrypto").content.decode()
+    for seat in ("white", "black", "watch"):
+        assert f'name="seat" value="{seat}"' in body
+    client.post("/r/friday-fun/join/", {"name": "Ada", "game": "decrypto", "seat": "black"})
+    player = Player.objects.get()
+    assert (player.team, player.role) == ("black", "player")
+
+
+SECTIONS = {
+    "codenames": ["standard", "coop", "three", "on-screen"],
+    "decrypto": ["standard", "tiebreak", "interceptor", "on-screen"],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "it", "pt-br", "ca", "sv"])
+@pytest.mark.parametrize("game", ["codenames", "decrypto"])
+def test_how_to_play_exists_for_every_game_variant_and_language(
+    client: Client, game: str, language: str
+) -> None:
+    client.cookies["django_language"] = language
+    page = client.get(f"/how-to-play/{game}/")
+    assert page.status_code == 200
+    assert f'<html lang="{language}">' in page.content.decode()
+    bare = client.get(f"/how-to-play/{game}/", {"bare": "1"}).content.decode()
+    assert "<html" not in bare  # the room's dialog takes the rules alone
+    for section in SECTIONS[game]:
+        assert f'<section id="{section}">' in bare
+    english = client.get(f"/how-to-play/{game}/", {"bare": "1"}, HTTP_COOKIE="django_language=en").content
+    assert language == "en" or english != bare.encode()  # really translated, not the English page
+
+
+def test_how_to_play_for_an_unknown_game_is_404(client: Client) -> None:
+    assert client.get("/how-to-play/chess/").status_code == 404
+
+
+def test_home_page_says_who_can_play_and_links_the_rules(client: Client) -> None:
+    body = client.get("/").content.decode()
+    assert "2–3 players" in body and "Interceptor" in body
+    assert 'href="/how-to-play/codenames/"' in body and 'href="/how-to-play/decrypto/"' in body
