@@ -1,6 +1,6 @@
 // Codenames: renders the state the server sent for this browser. The server decides
 // what this seat may know; nothing here hides anything it was given.
-import { _, h, interpolate, serverNow } from "./dom.js";
+import { _, h, interpolate, serverNow, turnAlert, clockText } from "./dom.js";
 
 const TEAM = { red: _("Red"), blue: _("Blue") };
 const SYMBOL = { red: "◆", blue: "●", bystander: "—", assassin: "✖" };
@@ -14,8 +14,11 @@ const RATINGS = {
   2: _("OK. But you can do better."), 1: _("Well, a win is a win, right?"),
 };
 
-let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null };
+let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null, turnKey: null, revealed: null };
+// The card that holds the board's one Tab stop (arrow keys move between cards).
+let focusPos = null;
 let countdownTimer = null;
+let timesUpFor = null;
 let draft = { word: "", number: "1" };
 let state_you_id = null;
 
@@ -105,78 +108,126 @@ function myTurnToAct(play, seat) {
   return canGuess(play, seat);
 }
 
-function beep() {
-  if (localStorage.getItem("sound") !== "on") return;
-  try {
-    const ctx = new AudioContext();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 660;
-    gain.gain.value = 0.06;
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.15);
-  } catch { /* sound is a nicety */ }
-}
-
 // ---- pieces ------------------------------------------------------------------------------
-function card(cardState, play, seat, names, send) {
+function card(cardState, play, seat, names, send, fresh) {
   const identity = cardState.identity;
+  const position = cardState.position;
   const classes = ["card"];
-  // Long words get a smaller face so they fit a phone's column without breaking.
-  const length = [...cardState.word].length;
-  if (length >= 11) classes.push("longest");
-  else if (length >= 9) classes.push("longer");
-  else if (length >= 7) classes.push("long");
   if (identity) classes.push(`id-${identity}`);
   if (cardState.covered) classes.push("covered");
   else if (identity) classes.push("keyed");
+  if (fresh.has(position)) classes.push("reveal");
+  if (last.revealed === position) classes.push("last");
   const proposers = Object.entries(play.proposals || {})
-    .filter(([, position]) => position === cardState.position).map(([id]) => names[id] || "?");
+    .filter(([, pos]) => pos === position).map(([id]) => names[id] || "?");
   if (proposers.length) classes.push("proposed");
-  const mine = state_you_id && play.proposals && play.proposals[state_you_id] === cardState.position;
+  const mine = state_you_id && play.proposals && play.proposals[state_you_id] === position;
   if (mine) classes.push("mine");
 
   let onclick = null;
   let hint = null;
   if (!cardState.covered && play.phase !== "over") {
     if (canGuess(play, seat)) {
-      onclick = () => send(mine ? { action: "confirm", turn: play.turn, position: cardState.position }
-        : { action: "propose", turn: play.turn, position: cardState.position });
+      onclick = () => send(mine ? { action: "confirm", turn: play.turn, position }
+        : { action: "propose", turn: play.turn, position });
       hint = mine ? _("tap again to confirm") : null;
     } else if (seat.role === "spymaster" && play.phase === "clue" && play.penalty_owed === seat.team
       && seat.team === play.team && identity === seat.team) {
       onclick = () => {
         if (confirm(interpolate(_("Cover %(word)s as your penalty agent?"), { word: cardState.word }))) {
-          send({ action: "penalty_cover", turn: play.turn, position: cardState.position });
+          send({ action: "penalty_cover", turn: play.turn, position });
         }
       };
     } else if (play.phase === "opponent" && coopSpymaster(play, seat)
       && identity && identity !== seat.team && identity !== "bystander" && identity !== "assassin") {
-      onclick = () => send({ action: "opponent_cover", turn: play.turn, position: cardState.position });
+      onclick = () => send({ action: "opponent_cover", turn: play.turn, position });
     }
   }
   const label = identity ? IDENTITY[identity] : null;
-  const attrs = {
+  const found = play.phase === "over" && cardState.covered ? _("found during the game") : null;
+  // Cards stay focusable when they cannot be played (aria-disabled, not disabled), so a
+  // keyboard player's focus stays on the card they just confirmed.
+  return h("button", {
     class: classes.join(" "),
     type: "button",
-    dataset: { position: cardState.position },
-    "aria-label": [cardState.word, label, cardState.covered ? _("covered") : null,
+    id: `card-${position}`,
+    tabindex: position === focusPos ? 0 : -1,
+    dataset: { position },
+    "aria-label": [cardState.word, label, cardState.covered ? _("covered") : null, found, mine ? _("your proposal: press again to confirm") : null,
       proposers.length ? interpolate(_("proposed by %(names)s"), { names: proposers.join(", ") }) : null]
       .filter(Boolean).join(", "),
-    disabled: onclick ? null : true,
+    "aria-disabled": onclick ? null : "true",
     onclick,
-  };
-  return h("button", attrs,
-    h("span", { class: "word", text: cardState.word }),
-    identity ? h("span", { class: "tag", "aria-hidden": "true" }, `${SYMBOL[identity]} ${label}`) : null,
-    proposers.length ? h("span", { class: "proposers", "aria-hidden": "true", text: `☞ ${proposers.join(", ")}` }) : null,
-    hint ? h("span", { class: "hint", "aria-hidden": "true", text: hint }) : null);
+  },
+  identity ? h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[identity] }) : null,
+  h("span", { class: `word${/\s/.test(cardState.word.trim()) ? " multi" : ""}`, text: cardState.word }),
+  identity && !cardState.covered ? h("span", { class: "tag", "aria-hidden": "true" }, h("span", { class: "label", text: label })) : null,
+  proposers.length ? h("span", { class: "proposers", "aria-hidden": "true", text: `☞ ${proposers.join(", ")}` }) : null,
+  hint ? h("span", { class: "hint", "aria-hidden": "true", text: hint }) : null);
+}
+
+// Arrow keys move between the cards, so the board is one Tab stop, not 25.
+function boardKeys(event) {
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -5, ArrowDown: 5 };
+  const current = event.target.closest(".card");
+  if (!current) return;
+  let next = null;
+  const pos = Number(current.dataset.position);
+  if (event.key in moves) next = pos + moves[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = 24;
+  if (next === null) return;
+  const target = document.getElementById(`card-${next}`);
+  if (!target) return;
+  event.preventDefault();
+  current.tabIndex = -1;
+  target.tabIndex = 0;
+  target.focus();
+}
+
+// Each word on one line at the largest size that fits its card: shrink to at least 11 px,
+// then narrow the letters (a word is never broken in the middle).
+const MIN_CARD_PX = 11;
+let measure = null;
+function fitWords(board) {
+  const words = board.querySelectorAll(".card .word");
+  if (!words.length) return;
+  const cardEl = words[0].parentElement;
+  const style = getComputedStyle(cardEl);
+  const room = cardEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+  const base = parseFloat(style.fontSize);
+  if (!(room > 0) || !base) return;
+  measure = measure || document.createElement("canvas").getContext("2d");
+  measure.font = `${style.fontWeight} ${base}px ${style.fontFamily}`;
+  const shape = style.textTransform === "uppercase" ? (w) => w.toUpperCase()
+    : style.textTransform === "capitalize" ? (w) => w.charAt(0).toUpperCase() + w.slice(1) : (w) => w;
+  for (const word of words) {
+    const widest = Math.max(...word.textContent.trim().split(/\s+/).map((part) => measure.measureText(shape(part)).width));
+    const size = widest > room ? Math.max(MIN_CARD_PX, (base * room) / widest) : base;
+    word.style.fontSize = size < base ? `${size.toFixed(1)}px` : "";
+    const width = (widest * size) / base;
+    word.style.transform = width > room ? `scaleX(${(room / width).toFixed(3)})` : "";
+  }
+}
+
+let fitObserver = null;
+function watchFit(board) {
+  fitWords(board);
+  if (!fitObserver && window.ResizeObserver) {
+    fitObserver = new ResizeObserver(() => {
+      const current = document.querySelector("#play .board");
+      if (current) fitWords(current);
+    });
+  }
+  if (fitObserver) {
+    fitObserver.disconnect();
+    fitObserver.observe(board);
+  }
 }
 
 function clueForm(play, send) {
-  const word = h("input", { id: "clue-word", maxlength: 40, autocomplete: "off", autocapitalize: "none",
-    "aria-label": _("Clue word"), value: draft.word, placeholder: _("one word") });
+  const word = h("input", { id: "clue-word", maxlength: 40, autocomplete: "off", autocapitalize: "none", enterkeyhint: "send",
+    "aria-label": _("Clue word"), value: draft.word, placeholder: play.rules.multi_word_clues ? _("your clue") : _("one word") });
   const number = h("select", { id: "clue-number", "aria-label": _("Number") },
     [...Array(MAX_NUMBER + 1).keys()].map((n) => h("option", { value: String(n), text: String(n) })),
     h("option", { value: "inf", text: "∞" }));
@@ -200,7 +251,7 @@ function clueForm(play, send) {
     const value = number.value === "inf" ? null : Number(number.value);
     send({ action: "give_clue", turn: play.turn, word: word.value, number: value });
     draft = { word: "", number: "1" };
-  } }, h("div", { class: "row" }, word, number, submit), problem);
+  } }, word, h("div", { class: "clue-line" }, number, submit), problem);
 }
 
 function actions(play, seat, send) {
@@ -250,8 +301,15 @@ function countdown(play) {
   if (!play.deadline || play.phase === "over") return null;
   const tick = () => {
     const left = Math.max(0, Math.round(play.deadline - serverNow()));
-    el.textContent = `⏳ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const text = clockText(left);
+    // At zero the server ends the turn within a moment: say so rather than sit at 0:00.
+    el.textContent = text ? `⏳ ${text}` : `⌛ ${_("Time's up!")}`;
     el.classList.toggle("urgent", left <= 10);
+    el.classList.toggle("up", !text);
+    if (!text && timesUpFor !== play.deadline) {
+      timesUpFor = play.deadline;
+      turnAlert(_("Time's up!"));
+    }
   };
   tick();
   countdownTimer = setInterval(tick, 1000);
@@ -277,15 +335,31 @@ function deviceLink(state, send) {
     } }, _("New link (revoke the old one)")));
 }
 
-function houseRules(state, send) {
-  const rules = (state.settings && state.settings.codenames) || {};
-  const seated = state.you && state.you.role !== "spectator" && !state.you.device;
-  const summary = [
+function rulesText(rules) {
+  return [
     rules.multi_word_clues ? _("Multi-word clues allowed") : _("One-word clues"),
     rules.timer ? interpolate(_("Timer: %(clue)s s for clues, %(guess)s s for guessing"), { clue: rules.clue_seconds, guess: rules.guess_seconds })
       : _("No timer"),
   ].join(" · ");
-  const body = [h("p", { class: "rules-summary", text: summary })];
+}
+
+// For the rules dialog: this room's house rules, above the game's rules.
+export function houseRulesSummary(state) {
+  const rules = (state.settings && state.settings.codenames) || {};
+  return [h("h3", { text: _("This room's house rules") }), h("p", { text: rulesText(rules) }),
+    rules.notes ? h("p", { class: "house-notes", text: rules.notes }) : null].filter(Boolean);
+}
+
+// The rules dialog opens at the variant being played (or about to be).
+export function howtoSection(state) {
+  const mode = state.play ? state.play.mode : seatedMode(state);
+  return { coop: "coop", three: "three" }[mode] || "standard";
+}
+
+function houseRules(state, send) {
+  const rules = (state.settings && state.settings.codenames) || {};
+  const seated = state.you && state.you.role !== "spectator" && !state.you.device;
+  const body = [h("p", { class: "rules-summary", text: rulesText(rules) })];
   if (rules.notes) body.push(h("p", { class: "house-notes", text: rules.notes }));
   if (seated) {
     const multi = h("input", { type: "checkbox", id: "hr-multi", checked: rules.multi_word_clues ? true : null });
@@ -332,7 +406,20 @@ function lobbyPanel(state, send) {
   else if (seated.length < 4) hint = _("Four or more players play in two teams. With two or three, seat one team (co-operative) or two spymasters and one operative.");
   else hint = _("Each team needs a spymaster and at least one operative.");
   const label = { three: _("Deal a three-player game"), coop: _("Deal a co-operative game"), standard: _("Deal a new game") }[seatedMode(state)];
+  // The first player of a team without a spymaster is offered the role in one tap.
+  const you = state.you;
+  const offer = you && you.role === "operative" && !seated.some((p) => p.team === you.team && p.role === "spymaster")
+    ? h("div", { class: "seat-offer" },
+      h("p", { text: interpolate(_("%(team)s has no spymaster yet. Will you give the clues?"), { team: TEAM[you.team] }) }),
+      h("button", { type: "button", id: "take-spymaster", onclick: () => send({ action: "sit", team: you.team, role: "spymaster" }) },
+        interpolate(_("Be %(team)s's spymaster"), { team: TEAM[you.team] })))
+    : null;
+  const unseated = !you || you.role === "spectator";
   return h("div", { class: "deal" },
+    offer,
+    unseated && you ? h("div", { class: "seat-offer" }, h("p", { text: _("Pick a team to play:") }),
+      h("div", { class: "row" }, ["red", "blue"].map((team) => h("button", { type: "button", class: `join-team team-${team}`, id: `sit-${team}`,
+        onclick: () => send({ action: "sit", team, role: "operative" }) }, `${SYMBOL[team]} ${TEAM[team]}`)))) : null,
     h("p", { class: "hint", text: hint }),
     state.you && state.you.role !== "spectator"
       ? h("button", { type: "button", class: "primary", id: "deal", onclick: () => send({ action: "start_game" }) }, label)
@@ -358,11 +445,18 @@ export function render(container, state, ctx) {
   container.dataset.role = seat.role;
   if (!play) {
     clearInterval(countdownTimer);
+    last.gameNumber = null;
     container.replaceChildren(...[h("h2", { text: _("Codenames") }), scoreboard(state), lobbyPanel(state, ctx.send)].filter(Boolean));
     return;
   }
-  announceChanges(play, ctx);
+  const fresh = announceChanges(play, ctx);
+  alertTurn(play, seat);
   const over = play.phase === "over";
+  const mine = myTurnToAct(play, seat);
+  if (focusPos === null || !play.cards[focusPos]) {
+    const open = play.cards.find((c) => !c.covered);
+    focusPos = open ? open.position : 0;
+  }
   const remaining = h("p", { class: "remaining" },
     ["red", "blue"].map((team) =>
       h("span", { class: `left left-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: `,
@@ -372,57 +466,92 @@ export function render(container, state, ctx) {
       h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[play.clue.team] }),
       h("strong", { class: "clue-word", text: play.clue.word }), h("span", { class: "clue-number", text: numberText(play.clue.number) }))
     : null;
-  const status = h("div", { class: `status turn-${play.team}${over ? " over" : ""}`, role: "status" },
-    h("span", { class: "turn-badge", "aria-hidden": "true", text: SYMBOL[over ? (play.winner || "assassin") : play.team] }),
+  const winner = over ? (play.mode === "coop" ? (play.winner ? play.rules.coop_team : null) : play.winner) : null;
+  const status = h("div", { class: `status turn-${over ? winner || "none" : play.team}${over ? " over" : ""}${mine ? " mine" : ""}`, role: "status" },
+    h("span", { class: "turn-badge", "aria-hidden": "true", text: over ? (winner ? "🏆" : SYMBOL.assassin) : SYMBOL[play.team] }),
     h("span", { class: "status-text", text: statusText(play, seat, names) }), countdown(play));
   // The cards are in the room's word language, which may not be the page's.
-  const board = h("div", { class: "board", role: "group", "aria-label": _("Board"), lang: state.language || null },
-    play.cards.map((c) => card(c, play, seat, names, ctx.send)));
+  const board = h("div", { class: `board${over ? " ended" : ""}`, role: "group", "aria-label": _("Board"), lang: state.language || null,
+    onkeydown: boardKeys, onfocusin: (event) => {
+      const target = event.target.closest(".card");
+      if (target) focusPos = Number(target.dataset.position);
+    } },
+  play.cards.map((c) => card(c, play, seat, names, ctx.send, fresh)));
   const bar = h("div", { class: "actions" }, actions(play, seat, ctx.send));
+  const seatedNow = seat.role !== "spectator" && !(state.you && state.you.device);
   const endPanel = over ? h("div", { class: "end" },
     scoreboard(state),
-    h("div", { class: "row" },
-      h("button", { type: "button", class: "primary", id: "next-game", onclick: () => ctx.send({ action: "start_game" }) }, _("Next game")),
-      h("button", { type: "button", id: "rotate", onclick: () => ctx.send({ action: "rotate_spymasters" }) }, _("Rotate spymasters"))))
+    seatedNow ? h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", id: "next-game", onclick: () => ctx.send({ action: "start_game" }) }, _("Play again")),
+      play.mode !== "coop" ? h("button", { type: "button", id: "rotate", onclick: () => ctx.send({ action: "rotate_spymasters" }) }, _("Rotate spymasters")) : null)
+      : null)
     : null;
-  const abandon = !over && seat.role !== "spectator" && !(state.you && state.you.device) ? h("details", { class: "abandon" },
+  const legend = over ? h("p", { class: "key-legend" },
+    h("span", { text: _("The whole key is shown.") }),
+    h("span", { text: _("Filled: found during the game") }),
+    h("span", { text: _("Dashed: never found") })) : null;
+  const abandon = !over && seatedNow ? h("details", { class: "abandon" },
     h("summary", { text: _("New game…") }),
     h("button", { type: "button", class: "danger", onclick: () => {
       if (confirm(_("Abandon this game and deal a new one?"))) ctx.send({ action: "start_game", confirm: true });
     } }, _("Abandon and deal again"))) : null;
   container.replaceChildren(...[
     h("div", { class: "game-head" }, h("h2", { text: interpolate(_("Codenames · game %(n)s"), { n: play.number }) }), remaining),
-    status, clue, board, bar, endPanel,
+    status, endPanel, clue, bar, board, legend,
     h("section", { class: "log" }, h("h3", { text: _("Clues") }), clueLog(play)),
     deviceLink(state, ctx.send), houseRules(state, ctx.send), abandon,
-    h("label", { class: "sound" }, h("input", { type: "checkbox", checked: localStorage.getItem("sound") === "on" ? true : null,
-      onchange: (e) => localStorage.setItem("sound", e.target.checked ? "on" : "off") }), " ", _("Sound when it is my turn")),
   ].filter(Boolean));
+  watchFit(board);
   const focusWord = document.getElementById("clue-word");
-  if (focusWord && document.activeElement === document.body) focusWord.focus();
+  if (focusWord && document.activeElement === document.body && !matchMedia("(pointer: coarse)").matches) focusWord.focus();
 }
 
+// What changed since the last push: said to screen readers, and the newly covered cards
+// (returned) get the reveal animation and the "last revealed" ring.
 function announceChanges(play, ctx) {
   if (last.gameNumber !== play.number) {
-    last = { clueKey: null, covered: play.cards.map((c) => c.covered), myTurn: false, gameNumber: play.number };
+    last = { ...last, clueKey: null, covered: play.cards.map((c) => c.covered), gameNumber: play.number, revealed: null };
+    focusPos = null;
   }
   const clueKey = play.clue ? `${play.log.length}:${play.clue.word}` : null;
   if (clueKey && clueKey !== last.clueKey) {
     ctx.announce(interpolate(_("%(team)s clue: %(word)s, %(number)s"), { team: TEAM[play.clue.team], word: play.clue.word, number: numberText(play.clue.number) }));
   }
   last.clueKey = clueKey;
+  const fresh = new Set();
   play.cards.forEach((c, i) => {
-    if (c.covered && last.covered && !last.covered[i]) ctx.announce(`${c.word}: ${IDENTITY[c.identity]}`);
+    if (c.covered && last.covered && !last.covered[i]) {
+      fresh.add(c.position);
+      last.revealed = c.position;
+      ctx.announce(`${c.word}: ${IDENTITY[c.identity]}`);
+    }
   });
   last.covered = play.cards.map((c) => c.covered);
+  return fresh;
+}
+
+// A banner when play passes to someone else; sound and vibration when it is this player's.
+function alertTurn(play, seat) {
+  const key = `${play.number}:${play.turn}:${play.phase}`;
+  const previous = last.turnKey;
+  last.turnKey = key;
+  const mine = myTurnToAct(play, seat);
+  const wasMine = last.myTurn;
+  last.myTurn = mine;
+  if (previous === null || previous === key) return;
+  if (play.phase === "over") {
+    turnAlert(statusText(play, seat, {}), { kind: play.mode === "coop" ? "" : play.winner });
+  } else if (mine && !wasMine) {
+    const text = play.phase === "clue" ? _("Your turn: give a clue") : play.phase === "opponent" ? _("Your turn: cover an opponent's agent") : _("Your turn: guess");
+    turnAlert(text, { mine: true });
+  } else if (!mine && play.phase !== "opponent" && previous.split(":")[1] !== String(play.turn)) {
+    turnAlert(interpolate(_("%(team)s's turn"), { team: `${SYMBOL[play.team]} ${TEAM[play.team]}` }), { kind: play.team });
+  }
 }
 
 export function title(state) {
   const play = state.play;
   if (!play) return null;
-  const seat = seatOf(state);
-  const mine = myTurnToAct(play, seat);
-  if (mine && !last.myTurn) beep();
-  last.myTurn = mine;
+  const mine = myTurnToAct(play, seatOf(state));
   return `${mine ? "● " + _("Your turn") + " · " : ""}${_("Codenames")} · ${state.slug}`;
 }

@@ -4,7 +4,7 @@
 // The page is a fixed column of slots. A slot is rebuilt only when the data it shows
 // changes (its key), and inputs being typed in are patched, never rebuilt, so a push
 // caused by someone else never steals the focus or the caret from a player typing.
-import { _, h, interpolate, serverNow } from "./dom.js";
+import { _, h, interpolate, serverNow, turnAlert, clockText } from "./dom.js";
 
 const TEAM = { white: _("White"), black: _("Black") };
 const SYMBOL = { white: "○", black: "■" };
@@ -123,13 +123,16 @@ function fill(root, slot, key, build) {
 // ---- head: game, round, tokens ------------------------------------------------------------
 function tokens(play, team) {
   const t = play.teams[team];
-  const parts = [h("span", { class: "dc-tokens-int" },
-    h("span", { class: "dc-pip", "aria-hidden": "true", text: "✔".repeat(t.interceptions) }),
-    interpolate(_("Interceptions %(n)s/2"), { n: t.interceptions }))];
+  // Compact on a phone: ✔ and ✘ with the counts; the words are there for screen readers.
+  const parts = [h("span", { class: "dc-tokens-int", title: _("Interception tokens") },
+    h("span", { class: "dc-pip", "aria-hidden": "true", text: "✔" }),
+    h("span", { "aria-hidden": "true", text: `${t.interceptions}/2` }),
+    h("span", { class: "visually-hidden", text: interpolate(_("Interceptions %(n)s/2"), { n: t.interceptions }) }))];
   if (!isInterceptorMode(play)) {
-    parts.push(h("span", { class: "dc-tokens-mis" },
-      h("span", { class: "dc-pip", "aria-hidden": "true", text: "✘".repeat(t.miscommunications) }),
-      interpolate(_("Miscommunications %(n)s/2"), { n: t.miscommunications })));
+    parts.push(h("span", { class: "dc-tokens-mis", title: _("Miscommunication tokens") },
+      h("span", { class: "dc-pip", "aria-hidden": "true", text: "✘" }),
+      h("span", { "aria-hidden": "true", text: `${t.miscommunications}/2` }),
+      h("span", { class: "visually-hidden", text: interpolate(_("Miscommunications %(n)s/2"), { n: t.miscommunications }) })));
   }
   return h("li", { class: `dc-score dc-${seatColour(play, team)}`, dataset: { team } }, teamTag(play, team), ...parts);
 }
@@ -143,7 +146,7 @@ function head(play) {
         : interpolate(_("Round %(r)s of %(n)s"), { r: play.round, n: play.last_round }) }),
       isInterceptorMode(play) ? h("span", { class: "dc-mode", text: _("Interceptor variant") }) : null),
     h("p", { class: "dc-you", text: you }),
-    h("ul", { class: "dc-scores" }, ["white", "black"].filter((t) => !isInterceptorMode(play) || t === "black").map((t) => tokens(play, t))),
+    h("ul", { class: "dc-scores", "aria-label": _("Tokens") }, ["white", "black"].filter((t) => !isInterceptorMode(play) || t === "black").map((t) => tokens(play, t))),
   ];
 }
 
@@ -188,6 +191,7 @@ function waitingFor(play) {
       h("span", { text: `${TASKS[task.task] || task.task}: ${task.players.map(nameOf).join(", ")}` }))));
 }
 
+let timesUpFor = null;
 function tickCountdown() {
   const el = document.getElementById("dc-countdown");
   const deadline = cur.play && cur.play.deadline;
@@ -197,9 +201,15 @@ function tickCountdown() {
     return;
   }
   const left = Math.max(0, Math.ceil(deadline - serverNow()));
+  const text = clockText(left);
   el.hidden = false;
-  el.textContent = interpolate(_("Time left %(t)s"), { t: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+  // At zero the server sends the late clues as they stand within a moment: say so.
+  el.textContent = text ? interpolate(_("Time left %(t)s"), { t: text }) : `⌛ ${_("Time's up!")}`;
   el.classList.toggle("urgent", left <= 10);
+  if (!text && timesUpFor !== deadline) {
+    timesUpFor = deadline;
+    turnAlert(_("Time's up!"), { mine: Boolean(cur.play.seat.is_encryptor) });
+  }
 }
 
 function status(play) {
@@ -376,22 +386,12 @@ function patchGuess(play) {
 }
 
 // ---- keywords, notes sheets, private notes (DC-30..DC-32) -------------------------------------
-function keywordList(play, team) {
-  const words = play.teams[team].keywords;
-  if (!words || !words.length) return null;
-  return h("section", { class: `dc-keywords dc-${seatColour(play, team)}`, dataset: { team } },
-    h("h3", {}, teamTag(play, team), " ", team === myTeam(play) && play.phase !== "over" ? _("your keywords") : _("keywords")),
-    h("ol", { class: "dc-keyword-list" }, words.map((word, i) => h("li", { class: "dc-keyword", dataset: { keyword: i + 1 } },
-      h("span", { class: "dc-digit", text: String(i + 1) }), h("span", { class: "dc-word", text: word })))));
-}
-
 function keywordsSlot(play) {
-  const teams = play.phase === "over" ? ["white", "black"] : [myTeam(play)].filter(Boolean);
-  const lists = teams.map((t) => keywordList(play, t)).filter(Boolean);
+  // The team's own keywords are the headings of its sheet (shown once, with their clues).
   if (play.seat.is_interceptor && play.phase !== "over") {
-    lists.push(h("p", { class: "hint", text: _("You have no keywords: listen to the team's clues and intercept its codes.") }));
+    return h("p", { class: "hint", text: _("You have no keywords: listen to the team's clues and intercept its codes.") });
   }
-  return lists;
+  return null;
 }
 
 function noteBox(play, position) {
@@ -404,7 +404,7 @@ function noteBox(play, position) {
     if (text !== cur.play.teams[team].notes[position - 1]) send({ action: "set_note", position, text });
     delete local.notes[position];
   };
-  return h("textarea", { id, class: "dc-note", rows: 2, maxlength: 200, dataset: { position },
+  return h("textarea", { id, class: "dc-note", rows: 1, maxlength: 200, dataset: { position },
     "aria-label": interpolate(_("Your team's private note on position %(n)s"), { n: position }), placeholder: _("Private note…"),
     oninput: (event) => {
       local.notes[position] = event.target.value;
@@ -423,7 +423,7 @@ function sheet(play, team) {
     h("ul", { class: "dc-col-clues" }, data.by_position[String(d)].map((e) => h("li", {},
       h("span", { class: "dc-round-tag", text: interpolate(_("R%(n)s"), { n: e.round }) }), " ", h("span", { class: "dc-clue", text: e.clue })))),
     opponents ? noteBox(play, d) : null));
-  const title = words && team === myTeam(play) && play.phase !== "over" ? _("Our sheet") : interpolate(_("%(team)s's sheet"), { team: teamName(play, team) });
+  const title = words && team === myTeam(play) && play.phase !== "over" ? _("Our keywords and clues") : interpolate(_("%(team)s's sheet"), { team: teamName(play, team) });
   return h("section", { class: `dc-sheet dc-${seatColour(play, team)} ${words ? "dc-sheet-own" : "dc-sheet-opp"}`, dataset: { team } },
     h("h3", {}, teamTag(play, team), " ", title),
     h("div", { class: "dc-cols" }, columns),
@@ -593,7 +593,17 @@ function lobby(state) {
   else if (standard) hint = _("Ready for a standard game: two teams, four secret keywords each.");
   else hint = _("Seat 2 to 4 players in each team (sizes may differ by one), or exactly three players (two and one) for the Interceptor variant.");
   const canDeal = state.you && state.you.role !== "spectator";
-  return h("section", { class: "dc-lobby" }, h("h2", { text: _("Decrypto") }), scoreboard(state),
+  const you = state.you;
+  let offer = null;
+  if (you && you.role === "spectator") {
+    offer = h("div", { class: "seat-offer" }, h("p", { text: _("Pick a team to play:") }),
+      h("div", { class: "row" }, ["white", "black"].map((team) => h("button", { type: "button", class: `join-team team-${team}`, id: `sit-${team}`,
+        onclick: () => send({ action: "sit", team, role: "player" }) }, `${SYMBOL[team]} ${TEAM[team]}`))));
+  } else if (you && players.find((p) => p.team === you.team) && players.find((p) => p.team === you.team).id === you.id) {
+    // DC-5: the rotation follows the order of arrival, so the first seated player encrypts first.
+    offer = h("p", { class: "seat-offer", id: "dc-first-encryptor", text: interpolate(_("You will be %(team)s's first Encryptor."), { team: TEAM[you.team] }) });
+  }
+  return h("section", { class: "dc-lobby" }, h("h2", { text: _("Decrypto") }), scoreboard(state), offer,
     h("p", { class: "hint", id: "dc-seat-hint", text: hint }),
     h("p", { class: "muted", text: interpolate(_("Seated: %(w)s White, %(b)s Black."), { w: white, b: black }) }),
     canDeal ? h("button", { type: "button", class: "primary dc-wide", id: "dc-deal", dataset: { mode: three ? "interceptor" : "standard" },
@@ -616,6 +626,18 @@ function announce(play, ctx) {
     const entry = play.history[play.history.length - 1];
     ctx.announce(interpolate(_("%(team)s's code was %(code)s"), { team: teamName(play, entry.team), code: fmtCode(entry.code) }));
   }
+}
+
+// A banner and a buzz when this player has something to do; the result for everyone.
+let lastAlert = { key: null, mine: false };
+function alertTurn(play) {
+  const key = `${play.number}:${play.round}:${play.phase}`;
+  const mine = play.phase !== "over" && play.seat.tasks.length > 0;
+  const previous = lastAlert;
+  lastAlert = { key, mine };
+  if (previous.key === null || previous.key.split(":")[0] !== String(play.number)) return;
+  if (play.phase === "over" && previous.key !== key) turnAlert(statusText(play));
+  else if (mine && (!previous.mine || previous.key !== key)) turnAlert(`${_("Your turn")}: ${TASKS[play.seat.tasks[0]] || ""}`.replace(/: $/, ""), { mine: true });
 }
 
 export function render(container, state, ctx) {
@@ -658,7 +680,10 @@ export function render(container, state, ctx) {
     play.seat.team && play.teams[play.seat.team].next_encryptor, names), () => orderSlot(play));
   fill(root, "abandon", k(play.phase === "over", state.you && state.you.role, state.you && state.you.device), () => abandonSlot(play, state));
   announce(play, ctx);
+  alertTurn(play);
   lastHistory = play.history.length;
+  // Nothing to do now (the clue phase, for most): the papers take the whole width.
+  root.classList.toggle("dc-main-empty", !root.querySelector(".dc-main > .dc-slot:not(:empty)"));
   tickCountdown();
   if (!countdownTimer) countdownTimer = setInterval(tickCountdown, 500);
   // Focus the first clue once, when the form appears (not on every push: on a phone that

@@ -49,3 +49,45 @@ export function syncClock(serverNow) {
   if (typeof serverNow === "number") skew = serverNow - Date.now() / 1000;
 }
 export const serverNow = () => Date.now() / 1000 + skew;
+
+// ---- turn alerts: a banner, a sound and a buzz when play passes to this player ------------
+// Sound is on unless the player muted it (the room bar's switch).
+export const soundOn = () => localStorage.getItem("sound") !== "off";
+
+let audio = null;
+export function beep() {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.06;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.15);
+  } catch { /* sound is a nicety */ }
+}
+
+let bannerTimer = null;
+// `mine`: this player must act now (sound, vibration, the strong look); otherwise a
+// quieter banner tells everyone whose turn it is.
+export function turnAlert(text, { mine = false, kind = "" } = {}) {
+  const el = document.getElementById("turn-banner");
+  if (el) {
+    el.textContent = text;
+    el.className = `turn-banner show${mine ? " mine" : ""}${kind ? ` ${kind}` : ""}`;
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => { el.className = "turn-banner"; }, mine ? 2600 : 1800);
+  }
+  if (mine) {
+    beep();
+    if (soundOn() && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  }
+}
+
+// "m:ss", or null once the time is up.
+export function clockText(left) {
+  if (left <= 0) return null;
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}

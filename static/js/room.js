@@ -1,5 +1,5 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate, syncClock } from "./dom.js";
+import { _, h, toast, announce, interpolate, syncClock, soundOn } from "./dom.js";
 import * as codenames from "./codenames.js";
 import * as decrypto from "./decrypto.js";
 
@@ -18,21 +18,64 @@ let state = JSON.parse(document.getElementById("room-state").textContent);
 let socket = null;
 let retry = 0;
 let pingTimer = null;
+let retryTimer = null;
 let refCounter = 0;
 const connEl = document.getElementById("conn");
+const offline = { el: document.getElementById("offline"), text: document.getElementById("offline-text"), at: 0, timer: null, shown: false };
 
 function setConn(kind) {
   connEl.dataset.state = kind;
   connEl.textContent = { open: _("live"), connecting: _("connecting…"), closed: _("reconnecting…") }[kind];
 }
 
+// While the socket is down the page says so over the game and takes no taps: a move made
+// now would be lost. The first connect gets a moment before the overlay shows.
+function showOffline(message) {
+  const tick = () => {
+    if (message) {
+      offline.text.textContent = message;
+      return;
+    }
+    const left = Math.ceil((offline.at - Date.now()) / 1000);
+    offline.text.textContent = left > 0 ? interpolate(_("Reconnecting in %(s)s s…"), { s: left }) : _("Reconnecting…");
+  };
+  tick();
+  clearInterval(offline.timer);
+  offline.timer = setInterval(tick, 250);
+  if (!offline.shown) {
+    offline.shown = true;
+    offline.el.hidden = false;
+    document.getElementById("offline-retry").hidden = Boolean(message);
+    for (const id of ["play", "lobby"]) {
+      const el = document.getElementById(id);
+      if (el) el.inert = true;
+    }
+    document.body.classList.add("is-offline");
+  }
+}
+
+function hideOffline() {
+  clearInterval(offline.timer);
+  if (!offline.shown) return;
+  offline.shown = false;
+  offline.el.hidden = true;
+  for (const id of ["play", "lobby"]) {
+    const el = document.getElementById(id);
+    if (el) el.inert = false;
+  }
+  document.body.classList.remove("is-offline");
+}
+
 function connect() {
+  clearTimeout(retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/` : `/ws/r/${slug}/`;
   socket = new WebSocket(`${scheme}://${location.host}${path}`);
   setConn("connecting");
+  offline.at = 0;
   socket.addEventListener("open", () => {
     setConn("open");
+    hideOffline();
     clearInterval(pingTimer);
     pingTimer = setInterval(() => send({ action: "ping", version: state.version }), 25000);
   });
@@ -41,19 +84,21 @@ function connect() {
   socket.addEventListener("message", (event) => { retry = 0; receive(JSON.parse(event.data)); });
   socket.addEventListener("close", (event) => {
     clearInterval(pingTimer);
+    setConn("closed");
     if (event.code === 4403) {
-      setConn("closed");
       connEl.textContent = _("link revoked");
+      showOffline(_("This link was revoked: ask its owner for the new one."));
       return;
     }
-    setConn("closed");
     // Exponential backoff with jitter, so a restarted server is not stampeded; after
     // "too many from your network" (4008), wait longer still.
     const ceiling = event.code === 4008 ? 60000 : 10000;
     if (event.code === 4008) retry = Math.max(retry, 5);
     const delay = Math.min(ceiling, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
     retry += 1;
-    setTimeout(connect, delay);
+    offline.at = Date.now() + delay;
+    showOffline(null);
+    retryTimer = setTimeout(connect, delay);
   });
 }
 
@@ -239,6 +284,9 @@ function render(previous) {
   }
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
+  root.classList.toggle("running", Boolean(state.play && state.play.phase !== "over"));
+  const howtoButton = document.getElementById("howto-open");
+  if (howtoButton) howtoButton.dataset.url = howtoButton.dataset.url.replace(/\/how-to-play\/[^/]+\//, `/how-to-play/${state.game}/`);
 }
 
 // ---- controls --------------------------------------------------------------------------
@@ -265,6 +313,44 @@ on("copy-link", "click", async (event) => {
   }
   toast(event.target.dataset.copied);
 });
+
+on("offline-retry", "click", () => { retry = 0; connect(); });
+
+// ---- sound switch and the rules dialog ------------------------------------------------------
+const soundButton = document.getElementById("sound-toggle");
+function showSound() {
+  const onNow = soundOn();
+  soundButton.dataset.sound = onNow ? "on" : "off";
+  soundButton.querySelector(".label").textContent = onNow ? soundButton.dataset.on : soundButton.dataset.off;
+}
+if (soundButton) {
+  soundButton.addEventListener("click", () => {
+    localStorage.setItem("sound", soundOn() ? "off" : "on");
+    showSound();
+  });
+  showSound();
+}
+
+const howto = document.getElementById("howto");
+on("howto-open", "click", async (event) => {
+  const module = GAMES[state.game];
+  const rules = document.getElementById("howto-rules");
+  rules.replaceChildren(...(module && module.houseRulesSummary ? module.houseRulesSummary(state) : []));
+  const body = document.getElementById("howto-body");
+  howto.showModal();
+  try {
+    const response = await fetch(`${event.currentTarget.dataset.url}?bare=1`, { credentials: "same-origin" });
+    // The rules are this site's own static page, parsed rather than injected as a string.
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    body.replaceChildren(...doc.body.childNodes);
+    const section = module && module.howtoSection ? module.howtoSection(state) : null;
+    const target = section && body.querySelector(`#${section}`);
+    if (target) target.scrollIntoView({ block: "start" });
+  } catch {
+    body.replaceChildren(h("p", { class: "error", text: _("The rules could not be loaded. Check your connection.") }));
+  }
+});
+on("howto-close", "click", () => howto.close());
 
 syncClock(state.now);
 render(null);
