@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench loadtest
+.PHONY: run test lint format messages translations install clean bench loadtest screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,5 +54,10 @@ bench: $(STAMP)
 loadtest: $(STAMP)
 	$(BIN)/python -m bench.loadtest $(LOADTEST_ARGS)
 
+# Every screen of both games, every role, English and Italian, phone/laptop (+TV for the
+# table view): PNGs in screenshots/<language>/<size>/ for people to review.
+screenshots: $(STAMP) messages
+	$(BIN)/python -m bench.screenshots $(SCREENSHOTS_ARGS)
+
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test_db.sqlite3
+	rm -rf $(VENV) staticfiles test-artifacts screenshots db.sqlite3 test_db.sqlite3

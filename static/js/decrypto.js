@@ -15,7 +15,7 @@ const DRAFT_DELAY = 400;
 const NOTE_DELAY = 800;
 const GUESS_ECHO_WAIT = 3000;
 // Top: always first. Main: what to do now. Side: the team's papers (a second column on wide screens).
-const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "reveal", "tiebreak"], side: ["keywords", "sheets", "order", "abandon"] };
+const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "tiebreak", "reveal"], side: ["keywords", "sheets", "order", "abandon"] };
 const REASONS = {
   two_interceptions: _("two interception tokens"),
   two_miscommunications: _("the other team misread two of its own codes"),
@@ -165,7 +165,7 @@ function statusText(play) {
     return `${who}: ${REASONS[play.outcome.reason] || play.outcome.reason}.`;
   }
   if (play.phase === "clues") {
-    if (seat.is_encryptor) return play.encryptor.submitted ? _("Your clues are in. Waiting for the other Encryptor.") : _("You are the Encryptor: give one clue per digit of your code.");
+    if (seat.is_encryptor) return play.encryptor.submitted ? _("Your clues are in. Waiting for the other Encryptor.") : _("You are the Encryptor: write your clues.");
     return _("The Encryptors are writing their clues.");
   }
   if (play.phase === "guess") {
@@ -290,8 +290,9 @@ function encryptPanel(play) {
         scheduleDraft();
       } }),
     h("p", { id: `dc-clue-${i + 1}-problem`, class: "dc-problem error", role: "alert" })));
-  return h("section", { class: "dc-encrypt" }, h("h3", { text: _("Your code") }), codeBox,
-    h("p", { class: "hint", text: _("Only you see this code. Write one clue per digit, in order: a word or phrase about the keyword's meaning.") }),
+  return h("section", { class: "dc-encrypt" },
+    h("div", { class: "dc-code-line" }, h("h3", { text: _("Your code") }), codeBox,
+      h("p", { class: "hint", text: _("Only you see it. One clue per digit, about the keyword's meaning.") })),
     h("form", { id: "dc-clue-form", class: "dc-clue-form", onsubmit: (event) => {
       event.preventDefault();
       const problems = clueProblems(local.clues, cur.play, { submitting: true });
@@ -473,7 +474,7 @@ function tiebreakSlot(play) {
   const tb = play.tiebreak;
   if (!tb) return null;
   const team = myTeam(play);
-  const parts = [h("h3", { text: _("Tie-break: guess the opponents' keywords") })];
+  const parts = [h("h3", { text: play.phase === "tiebreak" ? _("Tie-break") : _("Tie-break: guess the opponents' keywords") })];
   if (play.phase === "tiebreak" && team) {
     if (tb.submitted[team]) {
       parts.push(h("p", { text: _("Your team's guesses are in. Waiting for the other team.") }),
@@ -484,11 +485,12 @@ function tiebreakSlot(play) {
         const words = DIGITS.map((d) => document.getElementById(`dc-tb-${d}`).value);
         send({ action: "tiebreak_guess", ...stamp(cur.play), words });
       } }, DIGITS.map((d) => h("div", { class: "dc-clue-field" },
-        h("label", { for: `dc-tb-${d}`, text: interpolate(_("%(team)s's keyword %(n)s"), { team: teamName(play, OTHER[team]), n: d }) }),
+        h("label", { for: `dc-tb-${d}` }, h("span", { class: "dc-digit", text: String(d) }),
+          h("span", { class: "visually-hidden", text: interpolate(_("%(team)s's keyword %(n)s"), { team: teamName(play, OTHER[team]), n: d }) })),
         h("input", { id: `dc-tb-${d}`, maxlength: CLUE_MAX, autocomplete: "off", value: local.words[d - 1] || null,
           oninput: (event) => { local.words[d - 1] = event.target.value; } }))),
-      h("p", { class: "hint", text: _("One member sends the team's four guesses; blanks are allowed.") }),
-      h("button", { type: "submit", class: "primary dc-wide", id: "dc-tb-submit" }, _("Send our guesses"))));
+      h("button", { type: "submit", class: "primary dc-wide", id: "dc-tb-submit" }, _("Send our guesses")),
+      h("p", { class: "hint", text: _("One member sends the team's four guesses; blanks are allowed. Their sheet below shows their clues.") })));
     }
   } else if (play.phase === "tiebreak") {
     parts.push(h("p", { class: "muted", text: _("The teams are guessing each other's keywords.") }));
@@ -505,14 +507,15 @@ function tiebreakSlot(play) {
         const accept = [...document.querySelectorAll(".dc-accept:checked")].map((box) => Number(box.dataset.position));
         send({ action: "judge", ...stamp(cur.play), accept });
       } },
-      h("p", { class: "hint", text: _("Exact matches count by themselves. Tick a guess you judge equivalent (a plural, a synonym).") }),
+
       h("ol", {}, words.map((word, i) => h("li", { class: "dc-judge-row" },
         h("span", { class: "dc-word", text: word }), " ← ", h("strong", { text: theirs[i] || "—" }), " ",
         matches[i] ? h("span", { class: "dc-ok", text: `✔ ${_("match")}` })
           : theirs[i] ? h("label", { class: "dc-accept-label" }, h("input", { type: "checkbox", class: "dc-accept", dataset: { position: i + 1 },
             checked: local.accept.has(i + 1) ? true : null,
             onchange: (event) => { if (event.target.checked) local.accept.add(i + 1); else local.accept.delete(i + 1); } }), _("accept")) : null))),
-      h("button", { type: "submit", class: "primary dc-wide", id: "dc-judge" }, _("Confirm our judgement"))));
+      h("button", { type: "submit", class: "primary dc-wide", id: "dc-judge" }, _("Confirm our judgement")),
+      h("p", { class: "hint", text: _("Exact matches count by themselves. Tick a guess you judge equivalent (a plural, a synonym).") })));
     }
   }
   if (tb.scores) {

@@ -48,3 +48,35 @@ def test_a_name_with_markup_is_shown_as_text(daphne_server: Any, open_page: Any)
     chip = page.wait_for_selector(".person .name")
     assert chip.text_content() == "<img src=x onerror=1>"
     assert page.locator(".person img").count() == 0
+
+
+def test_a_fresh_group_sits_in_one_tap_and_shuffles(daphne_server: Any, open_page: Any) -> None:
+    """Issue 12: pick a team on the join form; the first of a team is offered the
+    spymaster's seat; Shuffle deals the newcomers who have not chosen to watch."""
+    url = f"{daphne_server.url}/r/browser-one-tap/"
+    phone = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+    ada, bob, cy, dee = (open_page(**phone) for _ in range(4))
+    ada.goto(url)
+    ada.fill("#join-name", "Ada")
+    ada.click("#join-red")  # one tap: named and seated
+    ada.wait_for_selector("[data-team='red'] [data-role='operative'] .person.me")
+    ada.click("#take-spymaster")  # Red has no spymaster yet: offered, one tap
+    ada.wait_for_selector("[data-team='red'] [data-role='spymaster'] .person.me")
+    assert ada.locator("#take-spymaster").count() == 0
+
+    for page, name in ((bob, "Bob"), (cy, "Cy")):
+        page.goto(url)
+        page.fill("#join-name", name)
+        page.click("#join-button")  # joins unseated: Shuffle will deal them
+        page.wait_for_selector("#conn[data-state='open']")
+    dee.goto(url)
+    dee.fill("#join-name", "Dee")
+    dee.click("#join-watch")
+    dee.wait_for_selector("#spectators .person.me")
+    ada.wait_for_selector(".person:has-text('Dee')")
+
+    bob.click("#shuffle")
+    for name in ("Ada", "Bob", "Cy"):
+        ada.wait_for_selector(f"#seats .person:has-text('{name}')")
+    assert ada.locator("#seats .person").count() == 3
+    assert dee.locator("#spectators .person.me").count() == 1  # chose to watch: not dealt

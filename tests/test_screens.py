@@ -1,0 +1,440 @@
+"""Every screen of both games, for every role, on a phone and a laptop (tests/screens.py).
+
+Each scene is seeded in the database, opened in a real browser as its player would see it,
+and held to the same invariants: no sideways scrolling, readable text, the primary actions
+in the first screenful, no serious accessibility violations (axe-core), and every card's
+word on one line inside its card. The table views are also read on a 1920×1080 screen, and
+an operative guesses with the keyboard alone.
+
+A failing screen lists every broken check with its offenders; the whole run's findings
+are also written to ``test-artifacts/screens-report.json``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.screens import (
+    LAPTOP,
+    PHONE,
+    SCENE_NAMES,
+    SIZES,
+    TABLE_SCENES,
+    TV,
+    Scene,
+    build_scene,
+    in_thread,
+    open_scene,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BOARD_MIN_PX = 11
+TEXT_MIN_PX = 14
+TV_CARD_MIN_PX = 32
+SERIOUS = ("serious", "critical")
+# English on both sizes; Italian (longer words and sentences) on the phone, the tighter fit.
+RUNS = [("phone", "en"), ("laptop", "en"), ("phone", "it")]
+# axe-core's rules hardly depend on the language; the English runs cover them (and time).
+AXE_LANGUAGES = ("en",)
+SIZE_OF = {"phone": PHONE, "laptop": LAPTOP, "tv": TV}
+
+REPORT: dict[str, dict[str, Any]] = {}
+_ROOM_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report(shots_dir: str) -> Iterator[None]:
+    """The run's findings, screen by screen, for whoever fixes them."""
+    yield
+    if REPORT:
+        with open(os.path.join(shots_dir, "screens-report.json"), "w", encoding="utf-8") as out:
+            json.dump(REPORT, out, indent=1, ensure_ascii=False, sort_keys=True)
+
+
+# ---- opening a scene -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def show(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene, Any]]]:
+    """Seed a scene and open it at a size; every context is closed when the test ends.
+
+    Teardown waits until the server has recorded every departure (the next test empties
+    the tables, and a server still writing could deadlock PostgreSQL's TRUNCATE).
+    """
+    from rooms.models import Player
+
+    opened: list[tuple[Scene, Any]] = []
+
+    def make(
+        name: str, size: str, language: str, prepare: Callable[[Any], None] | None = None
+    ) -> tuple[Scene, Any]:
+        # A room name never reused within the server's life: its hub may still hold the
+        # last test's snapshot of a room of the same name.
+        suffix = f"{size}{next(_ROOM_NUMBERS)}"
+        scene = in_thread(lambda: build_scene(name, language, suffix=suffix))
+        context, page = open_scene(browser, daphne_server.url, scene, SIZE_OF[size], prepare)
+        opened.append((scene, context))
+        return scene, page
+
+    yield make
+    for scene, context in opened:
+        context.close()
+        for _ in range(200):
+            if not Player.objects.filter(room__slug=scene.slug, connections__gt=0).exists():
+                break
+            time.sleep(0.05)
+
+
+# ---- the checks: each returns its findings (empty: passed) ---------------------------------
+
+_PATH_JS = """
+const pathOf = (el) => {
+  const parts = [];
+  for (let e = el; e && e !== document.documentElement && parts.length < 4; e = e.parentElement) {
+    let part = e.tagName.toLowerCase();
+    if (e.id) { parts.unshift(part + "#" + e.id); break; }
+    const classes = [...e.classList].slice(0, 2);
+    if (classes.length) part += "." + classes.join(".");
+    if (e.dataset && e.dataset.position !== undefined) part += `[data-position="${e.dataset.position}"]`;
+    parts.unshift(part);
+  }
+  return parts.join(" > ");
+};
+const shown = (el) => {
+  if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 1 && r.height > 1;
+};
+"""
+
+
+def horizontal_scroll(page: Any, width: int) -> list[str]:
+    """The page is no wider than the screen; else the outermost elements that stick out."""
+    found = page.evaluate(
+        "(width) => {"
+        + _PATH_JS
+        + """
+        const doc = document.documentElement;
+        const outermost = [], sticking = [];
+        for (const el of document.body.querySelectorAll("*")) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.right <= width + 0.5) continue;
+          const parent = el.parentElement.getBoundingClientRect();
+          const edge = `right edge ${Math.round(r.right)} px`;
+          if (r.right > parent.right + 0.5) {
+            sticking.push(`${pathOf(el)} (${edge}, sticks out of its parent)`);
+          } else if (parent.right <= width + 0.5 || el.parentElement === document.body) {
+            outermost.push(`${pathOf(el)} (${edge})`);
+          }
+        }
+        return { scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth,
+                 culprits: [...sticking.slice(0, 4), ...outermost.slice(0, 4)] };
+      }""",
+        width,
+    )
+    limit = min(width, found["innerWidth"])
+    if found["scrollWidth"] <= limit:
+        return []
+    return [
+        f"page is {found['scrollWidth']} px wide for a {width} px screen (innerWidth {found['innerWidth']})",
+        *found["culprits"],
+    ]
+
+
+def small_text(page: Any) -> list[str]:
+    """Visible text (own text nodes and form fields) at least 14 px; card faces at least 11 px."""
+    found: list[dict[str, Any]] = page.evaluate(
+        "([board, text]) => {"
+        + _PATH_JS
+        + """
+        const skip = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "OPTION", "OPTGROUP"]);
+        const fields = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+        const out = [];
+        for (const el of document.body.querySelectorAll("*")) {
+          if (skip.has(el.tagName)) continue;
+          let words = "";
+          if (fields.has(el.tagName)) {
+            if (["hidden", "checkbox", "radio", "range", "color"].includes(el.type)) continue;
+            words = el.tagName === "SELECT" ? (el.selectedOptions[0] || {}).text || ""
+              : el.value || el.placeholder || "";
+          } else {
+            words = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
+              .map((n) => n.textContent).join("");
+          }
+          words = words.trim();
+          if (!words || !shown(el)) continue;
+          const size = parseFloat(getComputedStyle(el).fontSize);
+          const least = el.closest(".board") ? board : text;
+          if (size < least - 0.01) out.push({ path: pathOf(el), text: words.slice(0, 30), size, least });
+        }
+        return out;
+      }""",
+        [BOARD_MIN_PX, TEXT_MIN_PX],
+    )
+    return [f"{f['size']:g} px < {f['least']} px: {f['path']} “{f['text']}”" for f in found]
+
+
+def primary_out_of_reach(page: Any, selectors: tuple[str, ...], width: int, height: int) -> list[str]:
+    """Each primary action exists, shows, and lies wholly inside the first screenful."""
+    if not selectors:
+        return []
+    found: list[dict[str, Any]] = page.evaluate(
+        "(selectors) => {"
+        + _PATH_JS
+        + """
+        const scrolled = window.scrollY;
+        window.scrollTo(0, 0);
+        return selectors.map((sel) => {
+          const el = document.querySelector(sel);
+          if (!el) return { sel, exists: false };
+          const r = el.getBoundingClientRect();
+          return { sel, exists: true, visible: shown(el), top: r.top, left: r.left, bottom: r.bottom,
+                   right: r.right, scrolled, vh: window.innerHeight, vw: window.innerWidth };
+        });
+      }""",
+        list(selectors),
+    )
+    problems = []
+    for f in found:
+        if not f["exists"]:
+            problems.append(f"{f['sel']}: missing")
+        elif not f["visible"]:
+            problems.append(f"{f['sel']}: not visible")
+        else:
+            w, h = min(width, f["vw"]), min(height, f["vh"])
+            if f["top"] < -0.5 or f["left"] < -0.5 or f["bottom"] > h + 0.5 or f["right"] > w + 0.5:
+                where = f"({f['left']:.0f},{f['top']:.0f})–({f['right']:.0f},{f['bottom']:.0f})"
+                note = (
+                    f"; the page had scrolled to {f['scrolled']:.0f} px on its own" if f["scrolled"] else ""
+                )
+                problems.append(f"{f['sel']}: at {where}, outside the first {w}×{h} screen{note}")
+    return problems
+
+
+def axe_violations(page: Any) -> list[str]:
+    """No serious or critical violation of axe-core's rules."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    problems = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            nodes = violation["nodes"]
+            first = nodes[0]["target"] if nodes else "?"
+            problems.append(f"{violation['id']} ({violation['impact']}, {len(nodes)} nodes), first: {first}")
+    return problems
+
+
+def wrapped_card_words(page: Any) -> list[str]:
+    """Every card's word on one line, inside its card."""
+    found: list[dict[str, Any]] = page.evaluate(
+        """() => [...document.querySelectorAll(".board .card .word")].map((w) => {
+          const style = getComputedStyle(w);
+          const size = parseFloat(style.fontSize);
+          const line = style.lineHeight === "normal" ? size * 1.2 : parseFloat(style.lineHeight);
+          const card = w.closest(".card");
+          const cs = getComputedStyle(card);
+          const c = card.getBoundingClientRect();
+          const r = w.getBoundingClientRect();
+          const inner = [c.left + parseFloat(cs.borderLeftWidth), c.right - parseFloat(cs.borderRightWidth)];
+          return { word: w.textContent, height: w.offsetHeight, line, sw: w.scrollWidth, cw: w.clientWidth,
+                   out: Math.max(inner[0] - r.left, r.right - inner[1]) };
+        })"""
+    )
+    problems = []
+    for f in found:
+        if f["height"] > 1.6 * f["line"]:
+            problems.append(f"“{f['word']}” wraps: {f['height']} px tall, line {f['line']:.0f} px")
+        if f["sw"] > f["cw"] + 1:
+            problems.append(f"“{f['word']}” overflows itself: scrollWidth {f['sw']} > clientWidth {f['cw']}")
+        if f["out"] > 1:
+            problems.append(f"“{f['word']}” sticks out of its card by {f['out']:.0f} px")
+    return problems
+
+
+def check_screen(page: Any, scene: Scene, size: str, *, axe: bool = True) -> dict[str, list[str]]:
+    """Every invariant of one screen; only the broken ones are returned."""
+    viewport = SIZES[size]["viewport"]
+    width, height = viewport["width"], viewport["height"]
+    findings = {
+        "primary actions in the first screen": primary_out_of_reach(page, scene.primary, width, height),
+        "no horizontal scroll": horizontal_scroll(page, width),
+        "readable text sizes": small_text(page),
+        "card words on one line": wrapped_card_words(page),
+    }
+    if axe:
+        findings["axe: no serious or critical violations"] = axe_violations(page)
+    return {check: found for check, found in findings.items() if found}
+
+
+def verdict(key: str, findings: dict[str, list[str]], limit: int = 12) -> str:
+    lines = [f"{key}: {len(findings)} check(s) broken"]
+    for check, found in findings.items():
+        lines.append(f"  ✘ {check} ({len(found)}):")
+        lines += [f"      {item}" for item in found[:limit]]
+        if len(found) > limit:
+            lines.append(f"      … and {len(found) - limit} more")
+    return "\n".join(lines)
+
+
+# ---- the tests -----------------------------------------------------------------------------
+
+CASES = [
+    pytest.param(name, size, language, id=f"{size}-{language}-{name}")
+    for size, language in RUNS
+    for name in SCENE_NAMES
+]
+
+
+@pytest.mark.parametrize(("name", "size", "language"), CASES)
+def test_screen_fits_reads_and_passes_axe(show: Any, name: str, size: str, language: str) -> None:
+    """No sideways scroll, text ≥ 14 px (cards ≥ 11 px), primary actions in the first
+    screenful, no serious axe violation (English runs), every card word on one line."""
+    scene, page = show(name, size, language)
+    findings = check_screen(page, scene, size, axe=language in AXE_LANGUAGES)
+    REPORT[f"{size}-{language}-{name}"] = findings
+    assert not findings, verdict(f"{size}-{language}-{name}", findings)
+
+
+@pytest.mark.parametrize("name", TABLE_SCENES)
+def test_table_view_reads_across_the_room_on_a_tv(show: Any, name: str) -> None:
+    """1920×1080: cards at least 32 px, the join link and its QR code in the first screen."""
+    scene, page = show(name, "tv", "en")
+    findings = check_screen(page, scene, "tv", axe=False)  # the laptop run covers axe
+    problems: list[str] = []
+    if scene.game == "codenames":
+        sizes = page.eval_on_selector_all(
+            ".board .card .word",
+            "(words) => words.map((w) => [w.textContent, parseFloat(getComputedStyle(w).fontSize)])",
+        )
+        if not sizes:
+            problems.append("no card words on the board")
+        problems += [
+            f"“{word}” at {px:g} px < {TV_CARD_MIN_PX} px" for word, px in sizes if px < TV_CARD_MIN_PX
+        ]
+    if problems:
+        findings["card words readable from the sofa"] = problems
+    join = page.locator(".table-join")
+    join_problems: list[str] = []
+    if join.count() == 0:
+        join_problems.append(".table-join: missing")
+    else:
+        if not join.first.is_visible():
+            join_problems.append(".table-join: not visible")
+        shown_text = join.first.evaluate(
+            """(el) => [el.innerText, ...[...el.querySelectorAll("input, textarea")].map((i) => i.value),
+                        ...[...el.querySelectorAll("a[href]")].map((a) => a.href)].join(" ")"""
+        )
+        if f"/r/{scene.slug}" not in shown_text:
+            join_problems.append(
+                f".table-join does not show the room link (…/r/{scene.slug}/): “{shown_text}”"
+            )
+        qr = join.first.locator("svg")
+        if qr.count() == 0 or not qr.first.is_visible():
+            join_problems.append(".table-join svg (the QR code): missing or hidden")
+        join_problems += primary_out_of_reach(page, (".table-join", ".table-join svg"), 1920, 1080)
+    if join_problems:
+        findings["join link and QR code on the TV"] = join_problems
+    REPORT[f"tv-en-{name}"] = findings
+    assert not findings, verdict(f"tv-en-{name}", findings)
+
+
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { body: true };
+  return { body: false, tag: el.tagName.toLowerCase(), id: el.id, cls: el.className,
+           position: el.dataset ? el.dataset.position ?? null : null,
+           onCard: Boolean(el.closest(".board .card")), inGame: Boolean(el.closest("#play")),
+           control: el.matches("button, input, select, textarea, a[href], summary") };
+}"""
+
+
+def test_operative_proposes_and_confirms_with_the_keyboard_keeping_focus(show: Any) -> None:
+    """Enter on a focused card proposes it and focus stays there; Enter again confirms it."""
+    scene, page = show("codenames-operative-guess", "laptop", "en")
+    target = scene.extra["target"]
+    card = f".board .card[data-position='{target}']"
+    page.focus(card)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{card}.mine", timeout=5000)
+    focused = page.evaluate(FOCUSED_JS)
+    assert focused.get("position") == str(target), (
+        f"after proposing card {target} with Enter, focus moved to {focused} (the push redrew the board)"
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{card}.covered", timeout=5000)
+    focused = page.evaluate(FOCUSED_JS)
+    assert not focused["body"], "after confirming with Enter, focus fell back to <body>"
+    assert focused["onCard"] or (focused["inGame"] and focused["control"]), (
+        f"after confirming with Enter, focus is on {focused}, neither a card nor a game control"
+    )
+    # The card just covered wears the "last revealed" ring until the next reveal.
+    assert "last" in (page.get_attribute(card, "class") or "").split()
+
+
+def test_every_guessing_action_is_a_few_tabs_from_the_top(show: Any) -> None:
+    """From the top of the page, Tab reaches Confirm and then the board in a few presses."""
+    scene, page = show("codenames-operative-guess", "laptop", "en")
+    page.wait_for_selector("#confirm-guess")  # the scene's operative has proposed a card
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    reached: dict[str, int] = {}
+    for press in range(1, 13):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_JS)
+        if focused.get("id") == "confirm-guess":
+            reached.setdefault("confirm", press)
+        if focused.get("onCard"):
+            reached.setdefault("board", press)
+            break
+    assert reached.get("confirm", 99) <= 8, reached
+    # The board is one Tab stop (arrow keys move inside it), right after the actions.
+    assert reached.get("board", 99) <= reached.get("confirm", 99) + 3, reached
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate(FOCUSED_JS)
+    assert moved["onCard"], moved
+
+
+def test_offline_veil_blocks_moves_and_counts_down_to_the_reconnect(show: Any) -> None:
+    """When the socket drops, the game is veiled and inert; it comes back by itself."""
+    import re
+
+    routes: list[Any] = []
+
+    def pass_through(ws: Any) -> None:
+        ws.connect_to_server()
+        routes.append(ws)
+
+    scene, page = show(
+        "codenames-operative-guess",
+        "phone",
+        "en",
+        prepare=lambda page: page.route_web_socket(re.compile(r"/ws/"), pass_through),
+    )
+    assert page.is_hidden("#offline")
+    routes[-1].close(code=4000, reason="network gone")
+    page.wait_for_selector("#offline", state="visible")
+    assert page.evaluate("() => document.getElementById('play').inert")
+    assert re.search(r"Reconnecting", page.inner_text("#offline-text")), page.inner_text("#offline-text")
+    page.wait_for_selector("#offline", state="hidden", timeout=10000)
+    assert not page.evaluate("() => document.getElementById('play').inert")
+    assert page.get_attribute("#conn", "data-state") == "open"
+
+
+def test_a_countdown_at_zero_says_times_up(show: Any) -> None:
+    """The second Encryptor's sand timer reads "Time's up!" at zero, not a silent 0:00."""
+    scene, page = show("decrypto-encryptor-clues", "phone", "en", prepare=lambda page: page.clock.install())
+    page.wait_for_selector("#dc-countdown:not([hidden])")
+    assert "Time left" in page.inner_text("#dc-countdown")
+    page.clock.fast_forward("01:00")
+    page.wait_for_function(
+        "() => document.getElementById('dc-countdown').textContent.includes(\"Time's up\")"
+    )
+    assert page.inner_text("#turn-banner") == "Time's up!"
