@@ -438,3 +438,45 @@ def test_a_countdown_at_zero_says_times_up(show: Any) -> None:
         "() => document.getElementById('dc-countdown').textContent.includes(\"Time's up\")"
     )
     assert page.inner_text("#turn-banner") == "Time's up!"
+
+
+def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> None:
+    """The "?" button shows the co-operative rules over the game, the room's house rules
+    on top; closing it leaves the game as it was."""
+    scene, page = show("codenames-coop-operative-guess", "phone", "en")
+    page.click("#howto-open")
+    page.wait_for_selector("#howto-body #coop", state="visible")
+    assert "house rules" in page.inner_text("#howto-rules").lower()
+    assert page.evaluate("() => document.getElementById('howto').open")
+    top = page.evaluate("() => document.querySelector('#howto-body #coop').getBoundingClientRect().top")
+    assert 0 <= top < 740, f"the co-operative section is not scrolled into view (top {top})"
+    page.click("#howto-close")
+    assert not page.evaluate("() => document.getElementById('howto').open")
+    assert page.is_visible(".board")
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play/codenames/", "/how-to-play/decrypto/"])
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_site_pages_fit_read_and_pass_axe(browser: Any, daphne_server: Any, path: str, size: str) -> None:
+    """The home page and the rules pages hold to the same rules as the game screens."""
+    context = browser.new_context(**SIZE_OF[size])
+    try:
+        page = context.new_page()
+        page.goto(daphne_server.url + path)
+        width = SIZE_OF[size]["viewport"]["width"]
+        findings = {
+            "no horizontal scroll": horizontal_scroll(page, width),
+            "text at least 14 px": small_text(page),
+            "axe: no serious or critical violations": axe_violations(page),
+        }
+        findings = {check: found for check, found in findings.items() if found}
+        assert not findings, verdict(f"{size}{path}", findings)
+    finally:
+        context.close()
+
+
+def test_decrypto_rules_open_at_the_interceptor_variant(show: Any) -> None:
+    scene, page = show("decrypto-interceptor-intercepting", "phone", "en")
+    page.click("#howto-open")
+    page.wait_for_selector("#howto-body #interceptor", state="visible")
+    assert "the other has 30 seconds" in page.inner_text("#howto-rules")

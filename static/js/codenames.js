@@ -468,7 +468,7 @@ export function render(container, state, ctx) {
     : null;
   const winner = over ? (play.mode === "coop" ? (play.winner ? play.rules.coop_team : null) : play.winner) : null;
   const status = h("div", { class: `status turn-${over ? winner || "none" : play.team}${over ? " over" : ""}${mine ? " mine" : ""}`, role: "status" },
-    h("span", { class: "turn-badge", "aria-hidden": "true", text: over ? (winner ? "🏆" : SYMBOL.assassin) : SYMBOL[play.team] }),
+    h("span", { class: "turn-badge", "aria-hidden": "true", text: over ? (winner ? "★" : SYMBOL.assassin) : SYMBOL[play.team] }),
     h("span", { class: "status-text", text: statusText(play, seat, names) }), countdown(play));
   // The cards are in the room's word language, which may not be the page's.
   const board = h("div", { class: `board${over ? " ended" : ""}`, role: "group", "aria-label": _("Board"), lang: state.language || null,

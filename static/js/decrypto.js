@@ -563,11 +563,29 @@ function abandonSlot(play, state) {
     } }, _("Abandon and deal again")));
 }
 
+function timerText(state) {
+  const options = (state.settings && state.settings.decrypto) || {};
+  const seconds = options.timer_seconds === undefined ? 30 : options.timer_seconds;
+  return seconds === null ? _("No timer: the second Encryptor takes their time.")
+    : interpolate(_("Timer: when one Encryptor has sent, the other has %(s)s seconds."), { s: seconds });
+}
+
+// For the rules dialog: this room's house rules, above the game's rules.
+export function houseRulesSummary(state) {
+  return [h("h3", { text: _("This room's house rules") }), h("p", { text: timerText(state) })];
+}
+
+// The rules dialog opens at the variant being played (or about to be).
+export function howtoSection(state) {
+  if (state.play) return isInterceptorMode(state.play) ? "interceptor" : state.play.phase === "tiebreak" || state.play.phase === "judge" ? "tiebreak" : "standard";
+  const players = seated(state);
+  return players.length === 3 ? "interceptor" : "standard";
+}
+
 function houseRules(state) {
   const options = (state.settings && state.settings.decrypto) || {};
   const seconds = options.timer_seconds === undefined ? 30 : options.timer_seconds;
-  const summary = seconds === null ? _("No timer: the second Encryptor takes their time.")
-    : interpolate(_("Timer: when one Encryptor has sent, the other has %(s)s seconds."), { s: seconds });
+  const summary = timerText(state);
   const body = [h("p", { class: "dc-rules-summary", text: summary }),
     h("p", { class: "hint", text: _("Clues are about meaning: not spelling, letter counts, positions or rhymes, and only public knowledge. Never read the code aloud.") })];
   if (state.you && state.you.role !== "spectator" && !state.you.device) {
