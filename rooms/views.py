@@ -127,7 +127,10 @@ def _room_page(
         "slug": slug,
         "state": state,
         "link": link,
-        "qr_svg": segno.make(link, error="m").svg_inline(scale=4, dark="#1f2430", light="#ffffff", omitsize=True),
+        # A viewBox, not a fixed size: the table view draws the QR code as large as it likes.
+        "qr_svg": segno.make(link, error="m").svg_inline(
+            scale=4, dark="#1f2430", light="#ffffff", omitsize=True
+        ),
         "joined": state["you"] is not None,
         "default_name": request.session.get("name", ""),
         "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
