@@ -190,12 +190,16 @@ function renderSeats() {
           seatButton(team, role, taken));
       }));
   }));
-  const watchers = state.players.filter((p) => p.role === "spectator");
+  const watchers = state.players.filter((p) => p.role === "spectator" && p.watching);
+  // Newcomers who have not sat down yet: "Shuffle teams" deals them in.
+  const waiting = state.players.filter((p) => p.role === "spectator" && !p.watching);
   const you = state.you;
   // replaceChildren writes a null as the text "null": leave it out instead.
   document.getElementById("spectators").replaceChildren(...[
-    h("h3", { text: _("Spectators") }),
-    h("ul", { class: "people" }, watchers.map(personChip)),
+    waiting.length ? h("h3", { text: _("Not seated yet") }) : null,
+    waiting.length ? h("ul", { class: "people", id: "waiting" }, waiting.map(personChip)) : null,
+    watchers.length ? h("h3", { text: _("Spectators") }) : null,
+    watchers.length ? h("ul", { class: "people", id: "watching" }, watchers.map(personChip)) : null,
     you && you.role !== "spectator"
       ? h("button", { type: "button", class: "sit", onclick: () => send({ action: "sit", team: "", role: "spectator" }) }, _("Just watch"))
       : null].filter(Boolean));
