@@ -1,6 +1,6 @@
 // Codenames: renders the state the server sent for this browser. The server decides
 // what this seat may know; nothing here hides anything it was given.
-import { _, h, interpolate, serverNow, turnAlert, clockText } from "./dom.js";
+import { _, h, interpolate, serverNow, turnAlert, clockText, teamPicker } from "./dom.js";
 
 const TEAM = { red: _("Red"), blue: _("Blue") };
 const SYMBOL = { red: "◆", blue: "●", bystander: "—", assassin: "✖" };
@@ -14,7 +14,7 @@ const RATINGS = {
   2: _("OK. But you can do better."), 1: _("Well, a win is a win, right?"),
 };
 
-let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null, turnKey: null, revealed: null };
+let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null, turnKey: null, turn: null, revealed: null };
 // The card that holds the board's one Tab stop (arrow keys move between cards).
 let focusPos = null;
 let countdownTimer = null;
@@ -210,19 +210,22 @@ function fitWords(board) {
   }
 }
 
+// A ResizeObserver reports a board when it starts watching it (before the first paint)
+// and whenever it changes size: one fit per new board, and one per rotation.
 let fitObserver = null;
 function watchFit(board) {
-  fitWords(board);
-  if (!fitObserver && window.ResizeObserver) {
+  if (!window.ResizeObserver) {
+    fitWords(board);
+    return;
+  }
+  if (!fitObserver) {
     fitObserver = new ResizeObserver(() => {
       const current = document.querySelector("#play .board");
       if (current) fitWords(current);
     });
   }
-  if (fitObserver) {
-    fitObserver.disconnect();
-    fitObserver.observe(board);
-  }
+  fitObserver.disconnect();
+  fitObserver.observe(board);
 }
 
 function clueForm(play, send) {
@@ -417,9 +420,7 @@ function lobbyPanel(state, send) {
   const unseated = !you || you.role === "spectator";
   return h("div", { class: "deal" },
     offer,
-    unseated && you ? h("div", { class: "seat-offer" }, h("p", { text: _("Pick a team to play:") }),
-      h("div", { class: "row" }, ["red", "blue"].map((team) => h("button", { type: "button", class: `join-team team-${team}`, id: `sit-${team}`,
-        onclick: () => send({ action: "sit", team, role: "operative" }) }, `${SYMBOL[team]} ${TEAM[team]}`)))) : null,
+    unseated && you ? teamPicker(state.seating.teams, "operative", send) : null,
     h("p", { class: "hint", text: hint }),
     state.you && state.you.role !== "spectator"
       ? h("button", { type: "button", class: "primary", id: "deal", onclick: () => send({ action: "start_game" }) }, label)
@@ -534,7 +535,9 @@ function announceChanges(play, ctx) {
 function alertTurn(play, seat) {
   const key = `${play.number}:${play.turn}:${play.phase}`;
   const previous = last.turnKey;
+  const previousTurn = last.turn;
   last.turnKey = key;
+  last.turn = play.turn;
   const mine = myTurnToAct(play, seat);
   const wasMine = last.myTurn;
   last.myTurn = mine;
@@ -544,7 +547,7 @@ function alertTurn(play, seat) {
   } else if (mine && !wasMine) {
     const text = play.phase === "clue" ? _("Your turn: give a clue") : play.phase === "opponent" ? _("Your turn: cover an opponent's agent") : _("Your turn: guess");
     turnAlert(text, { mine: true });
-  } else if (!mine && play.phase !== "opponent" && previous.split(":")[1] !== String(play.turn)) {
+  } else if (!mine && play.phase !== "opponent" && previousTurn !== play.turn) {
     turnAlert(interpolate(_("%(team)s's turn"), { team: `${SYMBOL[play.team]} ${TEAM[play.team]}` }), { kind: play.team });
   }
 }

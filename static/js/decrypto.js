@@ -4,7 +4,7 @@
 // The page is a fixed column of slots. A slot is rebuilt only when the data it shows
 // changes (its key), and inputs being typed in are patched, never rebuilt, so a push
 // caused by someone else never steals the focus or the caret from a player typing.
-import { _, h, interpolate, serverNow, turnAlert, clockText } from "./dom.js";
+import { _, h, interpolate, serverNow, turnAlert, clockText, teamPicker } from "./dom.js";
 
 const TEAM = { white: _("White"), black: _("Black") };
 const SYMBOL = { white: "○", black: "■" };
@@ -615,12 +615,11 @@ function lobby(state) {
   else hint = _("Seat 2 to 4 players in each team (sizes may differ by one), or exactly three players (two and one) for the Interceptor variant.");
   const canDeal = state.you && state.you.role !== "spectator";
   const you = state.you;
+  const firstOfTeam = you && players.find((p) => p.team === you.team);
   let offer = null;
   if (you && you.role === "spectator") {
-    offer = h("div", { class: "seat-offer" }, h("p", { text: _("Pick a team to play:") }),
-      h("div", { class: "row" }, ["white", "black"].map((team) => h("button", { type: "button", class: `join-team team-${team}`, id: `sit-${team}`,
-        onclick: () => send({ action: "sit", team, role: "player" }) }, `${SYMBOL[team]} ${TEAM[team]}`))));
-  } else if (you && players.find((p) => p.team === you.team) && players.find((p) => p.team === you.team).id === you.id) {
+    offer = teamPicker(state.seating.teams, "player", send);
+  } else if (firstOfTeam && firstOfTeam.id === you.id) {
     // DC-5: the rotation follows the order of arrival, so the first seated player encrypts first.
     offer = h("p", { class: "seat-offer", id: "dc-first-encryptor", text: interpolate(_("You will be %(team)s's first Encryptor."), { team: TEAM[you.team] }) });
   }
@@ -650,13 +649,13 @@ function announce(play, ctx) {
 }
 
 // A banner and a buzz when this player has something to do; the result for everyone.
-let lastAlert = { key: null, mine: false };
+let lastAlert = { game: null, key: null, mine: false };
 function alertTurn(play) {
-  const key = `${play.number}:${play.round}:${play.phase}`;
+  const key = `${play.round}:${play.phase}`;
   const mine = play.phase !== "over" && play.seat.tasks.length > 0;
   const previous = lastAlert;
-  lastAlert = { key, mine };
-  if (previous.key === null || previous.key.split(":")[0] !== String(play.number)) return;
+  lastAlert = { game: play.number, key, mine };
+  if (previous.game !== play.number) return;  // a page just opened, or a new deal
   if (play.phase === "over" && previous.key !== key) turnAlert(statusText(play));
   else if (mine && (!previous.mine || previous.key !== key)) turnAlert(`${_("Your turn")}: ${TASKS[play.seat.tasks[0]] || ""}`.replace(/: $/, ""), { mine: true });
 }

@@ -50,6 +50,17 @@ export function syncClock(serverNow) {
 }
 export const serverNow = () => Date.now() / 1000 + skew;
 
+// Every team of every game: its name and its symbol (colour never speaks alone).
+export const TEAM_NAMES = { red: _("Red"), blue: _("Blue"), white: _("White"), black: _("Black") };
+export const TEAM_SYMBOLS = { red: "◆", blue: "●", white: "○", black: "■" };
+
+// A player not seated yet picks a team in one tap (its open role: `role`).
+export function teamPicker(teams, role, send) {
+  return h("div", { class: "seat-offer" }, h("p", { text: _("Pick a team to play:") }),
+    h("div", { class: "row" }, teams.map((team) => h("button", { type: "button", class: `join-team team-${team}`, id: `sit-${team}`,
+      onclick: () => send({ action: "sit", team, role }) }, `${TEAM_SYMBOLS[team]} ${TEAM_NAMES[team]}`))));
+}
+
 // ---- turn alerts: a banner, a sound and a buzz when play passes to this player ------------
 // Sound is on unless the player muted it (the room bar's switch).
 export const soundOn = () => localStorage.getItem("sound") !== "off";

@@ -1,11 +1,9 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate, syncClock, soundOn } from "./dom.js";
+import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import * as codenames from "./codenames.js";
 import * as decrypto from "./decrypto.js";
 
 const GAMES = { codenames, decrypto };
-const TEAM_LABELS = { red: _("Red"), blue: _("Blue"), white: _("White"), black: _("Black") };
-const TEAM_SYMBOLS = { red: "◆", blue: "●", white: "○", black: "■" };
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
 
 const root = document.getElementById("room");
@@ -29,7 +27,14 @@ function setConn(kind) {
 }
 
 // While the socket is down the page says so over the game and takes no taps: a move made
-// now would be lost. The first connect gets a moment before the overlay shows.
+// now would be lost. `message`: a final word (a revoked link) instead of the countdown.
+function setInert(inert) {
+  for (const id of ["play", "lobby"]) {
+    const el = document.getElementById(id);
+    if (el) el.inert = inert;
+  }
+}
+
 function showOffline(message) {
   const tick = () => {
     if (message) {
@@ -46,11 +51,7 @@ function showOffline(message) {
     offline.shown = true;
     offline.el.hidden = false;
     document.getElementById("offline-retry").hidden = Boolean(message);
-    for (const id of ["play", "lobby"]) {
-      const el = document.getElementById(id);
-      if (el) el.inert = true;
-    }
-    document.body.classList.add("is-offline");
+    setInert(true);
   }
 }
 
@@ -59,11 +60,7 @@ function hideOffline() {
   if (!offline.shown) return;
   offline.shown = false;
   offline.el.hidden = true;
-  for (const id of ["play", "lobby"]) {
-    const el = document.getElementById(id);
-    if (el) el.inert = false;
-  }
-  document.body.classList.remove("is-offline");
+  setInert(false);
 }
 
 function connect() {
@@ -180,7 +177,7 @@ function renderSeats() {
   seats.replaceChildren(...teams.map((team) => {
     const members = state.players.filter((p) => p.team === team);
     return h("section", { class: `team team-${team}`, dataset: { team } },
-      h("h2", {}, h("span", { "aria-hidden": "true", text: TEAM_SYMBOLS[team] || "" }), TEAM_LABELS[team] || team),
+      h("h2", {}, h("span", { "aria-hidden": "true", text: TEAM_SYMBOLS[team] || "" }), TEAM_NAMES[team] || team),
       roles.map((role) => {
         const holders = members.filter((p) => p.role === role);
         const taken = single.includes(role) && holders.length > 0;
@@ -288,9 +285,6 @@ function render(previous) {
   }
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
-  root.classList.toggle("running", Boolean(state.play && state.play.phase !== "over"));
-  const howtoButton = document.getElementById("howto-open");
-  if (howtoButton) howtoButton.dataset.url = howtoButton.dataset.url.replace(/\/how-to-play\/[^/]+\//, `/how-to-play/${state.game}/`);
 }
 
 // ---- controls --------------------------------------------------------------------------
@@ -343,7 +337,10 @@ on("howto-open", "click", async (event) => {
   const body = document.getElementById("howto-body");
   howto.showModal();
   try {
-    const response = await fetch(`${event.currentTarget.dataset.url}?bare=1`, { credentials: "same-origin" });
+    // The page was served for one game; the room may have switched since.
+    const url = event.currentTarget.dataset.url.replace(/\/how-to-play\/[^/]+\//, `/how-to-play/${state.game}/`);
+    const response = await fetch(`${url}?bare=1`, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(String(response.status));
     // The rules are this site's own static page, parsed rather than injected as a string.
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     body.replaceChildren(...doc.body.childNodes);
