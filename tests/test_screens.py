@@ -66,10 +66,12 @@ def _report(shots_dir: str) -> Iterator[None]:
 def show(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene, Any]]]:
     """Seed a scene and open it at a size; every context is closed when the test ends.
 
-    Teardown waits until the server has recorded every departure (the next test empties
-    the tables, and a server still writing could deadlock PostgreSQL's TRUNCATE).
+    Teardown waits until the server has finished writing (the next test empties the
+    tables, and a server still writing could deadlock PostgreSQL's TRUNCATE): the
+    departure recorded, and then the presence push it causes (a quarter-second later the
+    hub locks the room and bumps its version, because a player now shows away).
     """
-    from rooms.models import Player
+    from rooms.models import Player, Room
 
     opened: list[tuple[Scene, Any]] = []
 
@@ -86,9 +88,16 @@ def show(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene
 
     yield make
     for scene, context in opened:
+        present = Player.objects.filter(room__slug=scene.slug, connections__gt=0)
+        # A visitor or a device link is not counted present: no push follows their departure.
+        counted = present.exists()
+        version = Room.objects.filter(slug=scene.slug).values_list("version", flat=True).first()
         context.close()
-        for _ in range(200):
-            if not Player.objects.filter(room__slug=scene.slug, connections__gt=0).exists():
+        for _ in range(400):
+            settled = not present.exists() and (
+                not counted or Room.objects.filter(slug=scene.slug, version__gt=version).exists()
+            )
+            if settled:
                 break
             time.sleep(0.05)
 
