@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -403,15 +403,33 @@ def shots_dir() -> str:
     return path
 
 
+def close_and_settle(close: Callable[[], None], slugs: list[str] | None = None) -> None:
+    """Close browser pages, then wait until the server has finished writing for them.
+
+    A server still writing while pytest empties the tables can deadlock PostgreSQL's
+    TRUNCATE. A departure is recorded at once; a quarter-second later the hub's presence
+    push locks the room and bumps its version (a player now shows away): wait for both.
+    Visitors and device links are not counted present, so nothing follows theirs.
+    """
+    from rooms.models import Player, Room
+
+    present = Player.objects.filter(connections__gt=0)
+    if slugs is not None:
+        present = present.filter(room__slug__in=slugs)
+    versions = dict(Room.objects.filter(players__in=present).distinct().values_list("slug", "version"))
+    close()
+    for _ in range(400):
+        if not present.exists() and all(
+            Room.objects.filter(slug=slug, version__gt=version).exists() for slug, version in versions.items()
+        ):
+            break
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Any]:
-    """Pages in fresh browser contexts (one per player), all closed when the test ends.
-
-    Teardown then waits until the server has recorded every departure: a server still
-    writing while pytest empties the tables can deadlock PostgreSQL's TRUNCATE.
-    """
-    from rooms.models import Player
-
+    """Pages in fresh browser contexts (one per player), all closed when the test ends
+    (and the server settled: ``close_and_settle``)."""
     contexts: list[Any] = []
 
     def make(**options: Any) -> Any:
@@ -420,9 +438,4 @@ def open_page(browser: Any) -> Iterator[Any]:
         return context.new_page()
 
     yield make
-    for context in contexts:
-        context.close()
-    for _ in range(400):
-        if not Player.objects.filter(connections__gt=0).exists():
-            break
-        time.sleep(0.05)
+    close_and_settle(lambda: [context.close() for context in contexts])

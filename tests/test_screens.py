@@ -15,12 +15,12 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from tests.conftest import close_and_settle
 from tests.screens import (
     LAPTOP,
     PHONE,
@@ -66,13 +66,8 @@ def _report(shots_dir: str) -> Iterator[None]:
 def show(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene, Any]]]:
     """Seed a scene and open it at a size; every context is closed when the test ends.
 
-    Teardown waits until the server has finished writing (the next test empties the
-    tables, and a server still writing could deadlock PostgreSQL's TRUNCATE): the
-    departure recorded, and then the presence push it causes (a quarter-second later the
-    hub locks the room and bumps its version, because a player now shows away).
+    Teardown closes them and lets the server settle (``close_and_settle``).
     """
-    from rooms.models import Player, Room
-
     opened: list[tuple[Scene, Any]] = []
 
     def make(
@@ -88,18 +83,7 @@ def show(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene
 
     yield make
     for scene, context in opened:
-        present = Player.objects.filter(room__slug=scene.slug, connections__gt=0)
-        # A visitor or a device link is not counted present: no push follows their departure.
-        counted = present.exists()
-        version = Room.objects.filter(slug=scene.slug).values_list("version", flat=True).first()
-        context.close()
-        for _ in range(400):
-            settled = not present.exists() and (
-                not counted or Room.objects.filter(slug=scene.slug, version__gt=version).exists()
-            )
-            if settled:
-                break
-            time.sleep(0.05)
+        close_and_settle(context.close, [scene.slug])
 
 
 # ---- the checks: each returns its findings (empty: passed) ---------------------------------
