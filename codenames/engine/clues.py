@@ -57,26 +57,35 @@ def _clue_parts(clue: str, multi_word: bool) -> list[str]:
 
 
 def _check_against_board(state: State, clue: str) -> None:
-    parts = _clue_parts(clue, state.rules.multi_word_clues)
     # CN-9: covered words are legal clues again, so only visible codenames count.
-    visible = [
-        (word, fold(word)) for word, by in zip(state.words, state.covered_by, strict=True) if by is None
-    ]
-    for word, folded in visible:
-        if folded in parts:
-            raise RuleError(
-                "clue_on_board",
-                f"The clue is a codename on the board ({word}).",
-                {"clue": clue, "codename": word},
-            )
-    for word, folded in visible:
-        for part in parts:
-            if _contains(part, folded):
-                raise RuleError(
-                    "clue_contains_word",
-                    f"The clue and the codename {word} contain one another.",
-                    {"clue": clue, "codename": word},
-                )
+    visible = [word for word, by in zip(state.words, state.covered_by, strict=True) if by is None]
+    conflict = board_conflict(clue, visible, multi_word=state.rules.multi_word_clues)
+    if conflict is None:
+        return
+    code, word = conflict
+    if code == "clue_on_board":
+        raise RuleError(
+            code, f"The clue is a codename on the board ({word}).", {"clue": clue, "codename": word}
+        )
+    raise RuleError(
+        code, f"The clue and the codename {word} contain one another.", {"clue": clue, "codename": word}
+    )
+
+
+def board_conflict(clue: str, visible: list[str], *, multi_word: bool) -> tuple[str, str] | None:
+    """CN-10 against the visible codenames: ``(error code, codename)``, or None if legal.
+
+    Shared by the engine and anyone choosing a clue (the bots), so both judge alike.
+    """
+    parts = _clue_parts(clue, multi_word)
+    folded = [(word, fold(word)) for word in visible]
+    for word, form in folded:
+        if form in parts:
+            return "clue_on_board", word
+    for word, form in folded:
+        if any(_contains(part, form) for part in parts):
+            return "clue_contains_word", word
+    return None
 
 
 def _contains(part: str, codename: str) -> bool:
