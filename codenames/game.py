@@ -59,6 +59,8 @@ class CodenamesGame(play.EngineGame):
         """The one redaction path: the engine's ``view_for`` decides what the seat sees."""
         payload = engine.view_for(state, sees_key=key == SPYMASTER_VIEW)
         payload["number"] = record.number
+        # A bot clue's intended words are the key's secret until the game is over (CN-S2).
+        payload["explanations"] = dict(record.bot_notes) if state.over else {}
         return payload
 
 

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rooms",
     "codenames",
     "decrypto",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +230,9 @@ ROOM_RETENTION_DAYS = int(os.environ.get("ROOM_RETENTION_DAYS", "30"))
 # defaults let a dozen players behind one home router play, reconnect and reload freely.
 RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", True)
 RATE_LIMITS_STORAGE = REDIS_URL or "memory://"
+# An AI teammate waits this long after the room's last change before its move (human pace).
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "2.5"))
+
 RATE_LIMITS = {
     "rooms_per_ip": os.environ.get("LIMIT_ROOMS_PER_IP", "30/hour"),
     "rooms_per_session": os.environ.get("LIMIT_ROOMS_PER_SESSION", "10/hour"),

@@ -19,7 +19,7 @@ _started = threading.Event()
 
 
 def sweep(now: float | None = None) -> int:
-    """One pass over every game's due deadlines; how many were applied."""
+    """One pass over every game's due deadlines and bots; how many moves were made."""
     from rooms.services import presence_sweep
 
     now = time.time() if now is None else now
@@ -28,6 +28,10 @@ def sweep(now: float | None = None) -> int:
         applied += get_game(name).expire_due(now)
     # Players counted by a server that died show away once their grace has passed.
     presence_sweep()
+    # AI teammates make their moves on this clock (no browser needed, restarts forgotten).
+    from bots.play import step
+
+    applied += step(now)
     return applied
 
 

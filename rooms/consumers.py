@@ -409,6 +409,18 @@ def _set_words(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     )
 
 
+def _add_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    from bots.seats import add_bot
+
+    add_bot(slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role"))
+
+
+def _remove_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    from bots.seats import remove_bot
+
+    remove_bot(slug=consumer.slug, uid=consumer.uid, bot=message.get("bot"))
+
+
 def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
 
@@ -421,4 +433,6 @@ LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
     "device_link": _device_link,
     "set_language": _set_language,
     "set_words": _set_words,
+    "add_bot": _add_bot,
+    "remove_bot": _remove_bot,
 }

@@ -48,6 +48,8 @@ class Player(models.Model):
     # A spectator who chose to watch ("Just watch"), unlike a newcomer who has not sat
     # down yet: "Shuffle teams" deals newcomers into the teams, never watchers.
     watching = models.BooleanField(default=False)
+    # An AI teammate (bots/): seated by a player, driven by the server's clock, never connected.
+    bot = models.BooleanField(default=False)
     # Open sockets; with ``last_seen`` it tells connected from away, even after a
     # server crash left a count behind (heartbeats stop, so the player shows away).
     connections = models.IntegerField(default=0)
@@ -82,6 +84,9 @@ class GameRecord(models.Model):
     state = models.JSONField()
     finished = models.BooleanField(default=False)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # What each bot clue meant, by its place in the clue log ("SEAT 2 → saddle, bench"):
+    # intended words are secret until the game is over, when the views show them.
+    bot_notes = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -162,7 +162,7 @@ def publish_after_commit(snapshot: dict[str, Any]) -> None:
     transaction.on_commit(send)
 
 
-def _player(room: Room, uid: str | None) -> Player:
+def player_of(room: Room, uid: str | None) -> Player:
     if not uid:
         raise RoomError("not_joined", _("Join the room first."))
     try:
@@ -194,10 +194,10 @@ def room_join(
             player.save(update_fields=["name"])
         seating = get_game(room.game).seating
         if seat == "watch":
-            _take_seat(room, player, "", Player.SPECTATOR)
+            take_seat(room, player, "", Player.SPECTATOR)
         elif seat in seating.teams and not player.is_seated:
             try:
-                _take_seat(room, player, seat, seating.roles[-1])
+                take_seat(room, player, seat, seating.roles[-1])
             except RoomError:
                 pass  # a game running with fixed rosters: the newcomer sits down for the next one
         bump(room)
@@ -207,7 +207,7 @@ def room_join(
 def room_rename(*, slug: str, uid: str, name: object) -> None:
     name = clean_name(name)
     with locked_room(slug) as room:
-        player = _player(room, uid)
+        player = player_of(room, uid)
         player.name = name
         player.save(update_fields=["name"])
         bump(room)
@@ -216,10 +216,11 @@ def room_rename(*, slug: str, uid: str, name: object) -> None:
 def room_sit(*, slug: str, uid: str, team: object, role: object) -> None:
     """Take a seat (a team and a role the room's game offers) or become a spectator."""
     with locked_room(slug) as room:
-        _take_seat(room, _player(room, uid), team, role)
+        take_seat(room, player_of(room, uid), team, role)
 
 
-def _take_seat(room: Room, player: Player, team: object, role: object) -> None:
+def take_seat(room: Room, player: Player, team: object, role: object) -> None:
+    """Seat ``player`` (the room locked by the caller): the checks of ``room_sit``."""
     game = get_game(room.game)
     seating = game.seating
     if role == Player.SPECTATOR:
@@ -251,7 +252,7 @@ def room_shuffle(*, slug: str, uid: str, rng: random.Random | None = None) -> No
     """
     rng = rng or random.Random()
     with locked_room(slug) as room:
-        _player(room, uid)
+        player_of(room, uid)
         game = get_game(room.game)
         if game.is_running(room):
             raise RoomError("game_running", _("Teams can be shuffled between games, not during one."))
@@ -278,7 +279,7 @@ def room_set_game(*, slug: str, uid: str, game: object) -> None:
         raise RoomError("bad_game", _("There is no such game."))
     assert isinstance(game, str)
     with locked_room(slug) as room:
-        _player(room, uid)
+        player_of(room, uid)
         if room.game == game:
             return
         if get_game(room.game).is_running(room):
@@ -383,7 +384,7 @@ def _decrement() -> Any:
 def room_device_link(*, slug: str, uid: str | None, regenerate: bool) -> None:
     """Create the player's second-device link, or revoke it and issue a new one."""
     with locked_room(slug) as room:
-        player = _player(room, uid)
+        player = player_of(room, uid)
         if player.device_token and not regenerate:
             return
         player.device_token = secrets.token_urlsafe(32)
@@ -397,7 +398,7 @@ def room_set_language(*, slug: str, uid: str | None, language: object) -> None:
         raise RoomError("bad_language", _("There are no words in that language."))
     assert isinstance(language, str)
     with locked_room(slug) as room:
-        _player(room, uid)
+        player_of(room, uid)
         if room.language != language:
             room.language = language
             room.save(update_fields=["language"])
@@ -419,7 +420,7 @@ def room_set_words(*, slug: str, uid: str | None, game: object, mode: object, te
     except ValueError as error:
         raise _words_error(str(error), rules) from None
     with locked_room(slug) as room:
-        _player(room, uid)
+        player_of(room, uid)
         words_settings = dict(room.settings.get("words", {}))
         if not words:
             # The saved list never goes back to browsers, so an empty box means "keep it"

@@ -290,12 +290,14 @@ function actions(play, seat, send) {
 
 function clueLog(play) {
   if (!play.log.length) return h("p", { class: "muted", text: _("No clues yet.") });
-  return h("ol", { class: "clue-log" }, play.log.map((entry) => h("li", { class: `clue-${entry.team}` },
+  return h("ol", { class: "clue-log" }, play.log.map((entry, i) => h("li", { class: `clue-${entry.team}` },
     h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[entry.team] }),
     h("span", { class: "visually-hidden", text: TEAM[entry.team] }),
     h("strong", { text: entry.word }), " ", h("span", { class: "num", text: numberText(entry.number) }),
     entry.guesses.length ? h("span", { class: "guessed", text: ` → ${entry.guesses.map((p) => play.cards[p].word).join(", ")}` }) : null,
-    entry.rejected ? h("span", { class: "rejected", text: ` (${_("rejected")})` }) : null)));
+    entry.rejected ? h("span", { class: "rejected", text: ` (${_("rejected")})` }) : null,
+    // After the game, what a bot spymaster meant: "SEAT 2 → saddle, bench".
+    (play.explanations || {})[i] ? h("span", { class: "explained", text: ` · ${interpolate(_("bot's idea: %(idea)s"), { idea: play.explanations[i] })}` }) : null)));
 }
 
 function countdown(play) {

@@ -151,13 +151,30 @@ export function applyPatch(value, ops) {
 }
 
 // ---- lobby -----------------------------------------------------------------------------
+const running = () => Boolean(state.play && state.play.phase !== "over");
+
 function personChip(p) {
   const me = state.you && state.you.id === p.id;
+  if (p.bot) {
+    // A bot is never "away": it plays from the server. Any player may take it out between games.
+    return h("li", { class: "person bot", dataset: { player: p.id } },
+      h("span", { class: "bot-mark", "aria-hidden": "true", text: "⚙" }),
+      h("span", { class: "name", text: p.name }),
+      state.you && !running() ? h("button", { type: "button", class: "remove-bot", "aria-label": interpolate(_("Remove %(name)s"), { name: p.name }),
+        onclick: () => send({ action: "remove_bot", bot: p.id }) }, "×") : null);
+  }
   return h("li", { class: `person${me ? " me" : ""}${p.connected ? "" : " away"}`, dataset: { player: p.id } },
     h("span", { class: "dot", "aria-hidden": "true" }),
     h("span", { class: "name", text: p.name }),
     me ? h("span", { class: "muted", text: _("(you)") }) : null,
     h("span", { class: "visually-hidden", text: p.connected ? _("connected") : _("away") }));
+}
+
+function botButton(team, role, taken) {
+  if (!state.you || taken || !state.seating.bots) return null;
+  return h("button", { type: "button", class: "add-bot", dataset: { team, role },
+    onclick: () => send({ action: "add_bot", team, role }) },
+  interpolate(_("Add a bot: %(role)s"), { role: ROLE_LABELS[role] || role }));
 }
 
 function seatButton(team, role, taken) {
@@ -184,7 +201,7 @@ function renderSeats() {
         return h("div", { class: "role", dataset: { role } },
           h("h3", { text: ROLE_LABELS[role] || role }),
           h("ul", { class: "people" }, holders.map(personChip)),
-          seatButton(team, role, taken));
+          seatButton(team, role, taken), botButton(team, role, taken));
       }));
   }));
   const watchers = state.players.filter((p) => p.role === "spectator" && p.watching);

@@ -80,3 +80,20 @@ def test_a_fresh_group_sits_in_one_tap_and_shuffles(daphne_server: Any, open_pag
         ada.wait_for_selector(f"#seats .person:has-text('{name}')")
     assert ada.locator("#seats .person").count() == 3
     assert dee.locator("#spectators .person.me").count() == 1  # chose to watch: not dealt
+
+
+def test_an_empty_seat_goes_to_a_bot_and_back(daphne_server: Any, open_page: Any) -> None:
+    url = f"{daphne_server.url}/r/browser-bots/"
+    ada = open_page()
+    ada.goto(url)
+    ada.fill("#join-name", "Ada")
+    ada.click("#join-red")
+    ada.wait_for_selector("[data-team='red'] [data-role='operative'] .person.me")
+    ada.click("[data-team='blue'] [data-role='spymaster'] button.add-bot")
+    chip = "[data-team='blue'] [data-role='spymaster'] .person.bot"
+    ada.wait_for_selector(chip)
+    assert "Bot 1" in ada.inner_text(chip)
+    # The seat is the bot's now: no second bot, nobody else sits there.
+    assert ada.locator("[data-team='blue'] [data-role='spymaster'] button.add-bot").count() == 0
+    ada.click(f"{chip} .remove-bot")
+    ada.wait_for_selector(chip, state="detached")

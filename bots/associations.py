@@ -1,0 +1,115 @@
+"""Word associations for the bots: which pack words a clue brings to mind, and how strongly.
+
+The table of a language is a committed data file, ``data/codenames/<lang>.tsv`` (CC0,
+written for this project): each pack word with its associations, strongest first. It is
+read once per process. Matching is forgiving the way a player is: case, accents and the
+common inflections of the language (plural, gender) do not matter.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+# The first association weighs 1.0, each next one a little less (the lists are ordered).
+STEP = 0.03
+FLOOR = 0.4
+# A match through an inflected form counts a little less than the exact word.
+INFLECTED = 0.85
+MIN_STEM = 3
+
+# Endings tried when matching, per language (not a full lemmatiser: enough
+# to hear "gatti" as "gatto", "kittens" as "kitten", "flaskor" as "flaska").
+ENDINGS = {
+    "en": ("ies", "es", "s", "ing", "ed"),
+    "it": ("i", "e", "a", "o", "he", "hi"),
+    "pt-br": ("ões", "ães", "ais", "es", "s", "a", "o"),
+    "ca": ("es", "s", "a", "e", "o"),
+    "sv": ("arna", "orna", "erna", "ar", "or", "er", "en", "et", "na", "a", "n"),
+}
+
+
+def key(text: str) -> str:
+    """Comparison form: case and accents folded (a typed clue may miss an accent)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def forms(text: str, language: str) -> set[str]:
+    """The key of ``text`` and its stems by the language's common endings."""
+    base = key(text)
+    found = {base}
+    for ending in ENDINGS.get(language, ()):
+        folded = key(ending)
+        if base.endswith(folded) and len(base) - len(folded) >= MIN_STEM:
+            found.add(base[: -len(folded)])
+    if language == "en" and base.endswith("ies") and len(base) > 4:
+        found.add(base[:-3] + "y")
+    return found
+
+
+@dataclass
+class Table:
+    """One language's associations, indexed both ways."""
+
+    language: str
+    # pack word (as spelled in the pack) -> [(association, weight)], strongest first
+    words: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    # form of an association -> {pack word: weight}; a form of the pack word itself too
+    index: dict[str, dict[str, float]] = field(default_factory=dict)
+    # key of a pack word -> the pack word
+    by_key: dict[str, str] = field(default_factory=dict)
+
+    def add(self, word: str, associations: list[str]) -> None:
+        weighted = [(a, max(FLOOR, 1.0 - STEP * rank)) for rank, a in enumerate(associations)]
+        self.words[word] = weighted
+        self.by_key[key(word)] = word
+        for association, weight in weighted:
+            exact = key(association)
+            for form in forms(association, self.language):
+                strength = weight if form == exact else weight * INFLECTED
+                slot = self.index.setdefault(form, {})
+                slot[word] = max(slot.get(word, 0.0), strength)
+
+    def brings_to_mind(self, clue: str) -> dict[str, float]:
+        """Every pack word ``clue`` evokes, with its strength (0..1)."""
+        found: dict[str, float] = {}
+        for form in forms(clue, self.language):
+            for word, weight in self.index.get(form, {}).items():
+                found[word] = max(found.get(word, 0.0), weight)
+        # The relation runs both ways: a clue that is itself a pack word evokes its own list.
+        own = self.by_key.get(key(clue))
+        if own is not None:
+            for association, weight in self.words[own]:
+                other = self.by_key.get(key(association))
+                if other is not None:
+                    found[other] = max(found.get(other, 0.0), weight)
+        return found
+
+    def score(self, clue: str, words: list[str]) -> dict[str, float]:
+        """How strongly ``clue`` points at each of ``words`` (0 for no link)."""
+        evoked = self.brings_to_mind(clue)
+        return {word: evoked.get(self.by_key.get(key(word), word), 0.0) for word in words}
+
+
+def parse(text: str, language: str) -> Table:
+    table = Table(language)
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, _, rest = line.partition("\t")
+        associations = [a.strip() for a in rest.split(";") if a.strip()]
+        table.add(unicodedata.normalize("NFC", word.strip()), associations)
+    return table
+
+
+@lru_cache(maxsize=16)
+def table(game: str, language: str) -> Table:
+    """The association table of a game's pack in ``language`` (English if it has none)."""
+    path = DATA / game / f"{language}.tsv"
+    if not path.exists():
+        path, language = DATA / game / "en.tsv", "en"
+    return parse(path.read_text(encoding="utf-8"), language)

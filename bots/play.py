@@ -1,0 +1,88 @@
+"""Bots at play: the server's clock gives each due bot one move, as a player would make it.
+
+A bot decides from the view its seat receives (the same redaction as a browser's) and
+acts through ``rooms.play.act``, under the room's lock, with every rule and check a
+person's move meets. It waits a human moment (``BOT_THINK_SECONDS``) after the room's
+last change; that moment is measured from the database, so a restart forgets nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+
+from bots import associations, codenames
+from bots.codenames import Clue
+from rooms import play, services
+from rooms.errors import RoomError
+from rooms.games import get_game
+from rooms.models import Player, Room
+
+log = logging.getLogger(__name__)
+
+
+def think_seconds() -> float:
+    return float(getattr(settings, "BOT_THINK_SECONDS", 2.5))
+
+
+def step(now: float | None = None) -> int:
+    """One move for every room whose bot is due; how many moves were made."""
+    now = time.time() if now is None else now
+    quiet_since = play.as_datetime(now - think_seconds())
+    due = (
+        Room.objects.filter(
+            game="codenames",
+            players__bot=True,
+            codenames_games__finished=False,
+            updated_at__lte=quiet_since,
+        )
+        .values_list("slug", flat=True)
+        .distinct()
+    )
+    return sum(move(slug, quiet_since) for slug in list(due))
+
+
+def move(slug: str, quiet_since: Any) -> int:
+    """The first bot of the room with something to do makes its move (1), else 0."""
+    with services.locked_room(slug) as room:
+        if room.updated_at > quiet_since:
+            return 0  # another server's clock moved first: this bot thinks again
+        game = get_game(room.game)
+        if game.name != "codenames":
+            return 0
+        record = play.current_record(room, game)
+        if record is None or record.finished:
+            return 0
+        state = game.load(record.state)
+        players = services.room_players(room)
+        table = associations.table("codenames", room.language)
+        for bot in (p for p in players if p.bot and p.is_seated):
+            # Exactly what this seat's browser would be sent: the one redaction path.
+            view = game.view(record, state, game.view_key(record, state, bot))
+            decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table)
+            if decision is None:
+                continue
+            message, clue = decision
+            _act(room, players, bot, message, clue, len(view["log"]))
+            return 1
+    return 0
+
+
+def _act(
+    room: Room, players: list[Player], bot: Player, message: dict[str, Any], clue: Clue | None, index: int
+) -> None:
+    try:
+        play.act(room, players, bot, message)
+    except RoomError as error:
+        # The bot misread its view: never stall the room; the next tick decides again.
+        log.warning("room %s: bot %s refused (%s): %s", room.slug, bot.public_id, error.code, message)
+        return
+    if clue is not None:
+        # Saved with the move; shown to everyone in the clue log once the game is over.
+        current = play.current_record(room, get_game(room.game))
+        if current is not None:
+            current.bot_notes = {**current.bot_notes, str(index): clue.explain()}
+            current.save(update_fields=["bot_notes"])

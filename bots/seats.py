@@ -1,0 +1,48 @@
+"""Bots in the lobby: a player gives an empty seat to a bot, or takes a bot away."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.utils.translation import gettext as _
+
+from rooms import services
+from rooms.errors import RoomError
+from rooms.games import get_game
+from rooms.models import Player
+
+# The games whose seats a bot can fill (bots/<game>.py decides its moves).
+GAMES = frozenset({"codenames"})
+
+
+def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
+    """Seat a new bot at ``team``/``role``; any joined player may."""
+    with services.locked_room(slug) as room:
+        services.player_of(room, uid)
+        if room.game not in GAMES:
+            raise RoomError("no_bots", _("Bots cannot play this game yet."))
+        number = room.players.filter(bot=True).count() + 1
+        bot = Player.objects.create(
+            room=room, uid=f"bot:{secrets.token_urlsafe(12)}", name=_("Bot %(n)s") % {"n": number}, bot=True
+        )
+        try:
+            services.take_seat(room, bot, team, role)
+        except RoomError:
+            bot.delete()
+            raise
+        if not bot.is_seated:
+            bot.delete()
+            raise RoomError("bad_seat", _("There is no such seat in this game."))
+
+
+def remove_bot(*, slug: str, uid: str | None, bot: object) -> None:
+    """Take a bot out of the room (its seat is free again)."""
+    with services.locked_room(slug) as room:
+        services.player_of(room, uid)
+        found = room.players.filter(bot=True, public_id=bot if isinstance(bot, str) else "").first()
+        if found is None:
+            raise RoomError("no_such_bot", _("There is no such bot in this room."))
+        if get_game(room.game).is_running(room):
+            raise RoomError("game_running", _("Bots leave between games, not during one."))
+        found.delete()
+        services.bump(room)

@@ -1,0 +1,167 @@
+"""Bots in rooms: seats, whole games on the server's clock, secrecy and restarts."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from bots import play as bot_play
+from bots import seats
+from codenames.models import CodenamesGame
+from rooms import play, services
+from rooms.errors import RoomError
+from rooms.models import Player, Room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LANGUAGES = ["en", "it", "pt-br", "ca", "sv"]
+# Seats per mode (the room deals the mode its seats make, as for people).
+MODES = {
+    "standard": [("red", "spymaster"), ("red", "operative"), ("blue", "spymaster"), ("blue", "operative")],
+    "coop": [("red", "spymaster"), ("red", "operative")],
+    "three": [("red", "spymaster"), ("blue", "spymaster"), ("red", "operative")],
+}
+
+
+def _room(slug: str, language: str, bots: list[tuple[str, str]]) -> None:
+    services.room_join(slug=slug, uid="host", name="Host", game="codenames", language=language, seat="red")
+    for team, role in bots:
+        if (team, role) == ("red", "operative"):
+            continue  # the host holds it until the deal
+        seats.add_bot(slug=slug, uid="host", team=team, role=role)
+
+
+def _deal_and_leave(slug: str, bots: list[tuple[str, str]]) -> None:
+    with services.locked_room(slug) as room:
+        host = Player.objects.get(room=room, uid="host")
+        play.act(room, services.room_players(room), host, {"action": "start_game"})
+    # The host steps out to watch; a bot takes the operative's seat if the mode has one.
+    services.room_sit(slug=slug, uid="host", team="", role="spectator")
+    if ("red", "operative") in bots:
+        seats.add_bot(slug=slug, uid="host", team="red", role="operative")
+
+
+def _run(slug: str, limit: int = 600) -> CodenamesGame:
+    later = time.time() + 3600  # every bot's think time has passed
+    for _ in range(limit):
+        if bot_play.step(later) == 0:
+            break
+    return CodenamesGame.objects.get(room__slug=slug)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_bot_game_runs_to_the_end(mode: str, language: str, caplog: Any) -> None:
+    slug = f"bots-{mode}-{language}"
+    _room(slug, language, MODES[mode])
+    _deal_and_leave(slug, MODES[mode])
+    with caplog.at_level(logging.WARNING, logger="bots.play"):
+        record = _run(slug)
+    assert record.finished, record.state["phase"]
+    assert record.state["rules"]["mode"] == mode
+    assert not [r for r in caplog.records if "refused" in r.getMessage()]
+    clues = record.state["log"]
+    assert clues and set(record.bot_notes) == {str(i) for i in range(len(clues))}
+    assert all("→" in note for note in record.bot_notes.values())
+
+
+def test_bots_see_only_their_seats_view_and_explain_only_after_the_game(monkeypatch: Any) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+    decide = bot_play.codenames.decide
+
+    def spy(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+        seen.append((role, view))
+        return decide(view, me, team, role, table)
+
+    monkeypatch.setattr(bot_play.codenames, "decide", spy)
+    bots = MODES["standard"]
+    _room("bots-secrecy", "en", bots)
+    _deal_and_leave("bots-secrecy", bots)
+    _run("bots-secrecy")
+    operative_views = [view for role, view in seen if role == "operative" and view["phase"] != "over"]
+    assert operative_views
+    for view in operative_views:
+        # CN-S1: an operative bot never receives the identity of a card still in play.
+        assert all(card["identity"] is None for card in view["cards"] if not card["covered"])
+        assert view["explanations"] == {}
+    spymaster_views = [view for role, view in seen if role == "spymaster"]
+    assert any(card["identity"] for view in spymaster_views for card in view["cards"])
+    game, record = play.current_record(Room.objects.get(slug="bots-secrecy")), None
+    record = game
+    assert record is not None and record.finished
+    from codenames.game import GAME
+
+    over = GAME.view(record, GAME.load(record.state), "table")
+    assert over["explanations"] == record.bot_notes != {}
+
+
+def test_a_bot_waits_its_think_time_and_a_restart_forgets_nothing() -> None:
+    bots = MODES["standard"]
+    _room("bots-think", "en", bots)
+    _deal_and_leave("bots-think", bots)
+    room = Room.objects.get(slug="bots-think")
+    changed = room.updated_at.timestamp()
+    # Mid-think: nothing yet. Nothing lives in memory: the "restart" is the next call.
+    assert bot_play.step(changed + 0.1) == 0
+    assert bot_play.step(changed + bot_play.think_seconds() + 0.1) == 1
+    record = CodenamesGame.objects.get(room=room)
+    assert len(record.state["log"]) == 1  # the first spymaster bot gave its clue
+
+
+def test_bot_seats_follow_the_seat_rules() -> None:
+    services.room_join(slug="bots-seats", uid="ada", name="Ada", game="codenames", seat="red")
+    seats.add_bot(slug="bots-seats", uid="ada", team="red", role="spymaster")
+    with pytest.raises(RoomError) as taken:
+        seats.add_bot(slug="bots-seats", uid="ada", team="red", role="spymaster")
+    assert taken.value.code == "seat_taken"
+    with pytest.raises(RoomError) as nowhere:
+        seats.add_bot(slug="bots-seats", uid="ada", team="green", role="operative")
+    assert nowhere.value.code == "bad_seat"
+    with pytest.raises(RoomError) as stranger:
+        seats.add_bot(slug="bots-seats", uid="nobody", team="blue", role="operative")
+    assert stranger.value.code == "not_joined"
+    bot = Player.objects.get(bot=True)
+    assert (bot.team, bot.role, bot.name) == ("red", "spymaster", "Bot 1")
+    assert Player.objects.filter(room__slug="bots-seats").count() == 2
+    seats.remove_bot(slug="bots-seats", uid="ada", bot=bot.public_id)
+    assert not Player.objects.filter(bot=True).exists()
+    with pytest.raises(RoomError) as gone:
+        seats.remove_bot(slug="bots-seats", uid="ada", bot=bot.public_id)
+    assert gone.value.code == "no_such_bot"
+
+
+def test_no_bots_for_decrypto_yet() -> None:
+    services.room_join(slug="bots-dc", uid="ada", name="Ada", game="decrypto", seat="white")
+    with pytest.raises(RoomError) as refused:
+        seats.add_bot(slug="bots-dc", uid="ada", team="black", role="player")
+    assert refused.value.code == "no_bots"
+    assert not Player.objects.filter(bot=True).exists()
+
+
+def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None:
+    """No page open: a real server's clock makes the bots' moves, and after a restart
+    (mid-think: nothing held in memory) the next server carries on."""
+    from tests.conftest import DaphneServer
+
+    bots = MODES["standard"]
+    _room("bots-clock", "en", bots)
+    _deal_and_leave("bots-clock", bots)
+
+    def moves() -> int:
+        record = CodenamesGame.objects.get(room__slug="bots-clock")
+        return len(record.state["log"]) * 100 + sum(by is not None for by in record.state["covered_by"])
+
+    env = {"GAME_CLOCK": "1", "BOT_THINK_SECONDS": "0.2"}
+    for _restart in range(2):
+        before = moves()
+        server = DaphneServer(redis_url, extra_env=env).start()
+        try:
+            for _ in range(200):  # the clock ticks every second: poll up to ~20 s
+                if moves() > before:
+                    break
+                time.sleep(0.1)
+        finally:
+            server.stop()
+        assert moves() > before, "no bot moved on this server's clock"

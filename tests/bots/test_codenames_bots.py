@@ -1,0 +1,85 @@
+"""The Codenames teammates' reasoning on small hand-made tables (the real tables are data)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.associations import forms, key, parse
+from bots.codenames import choose_clue, guesses, rank
+from codenames.engine.clues import board_conflict
+
+TABLE = parse(
+    "# a test table\n"
+    "cup\tcoffee; tea; saucer; trophy; mug\n"
+    "bat\tvampire; cave; baseball; wing; night\n"
+    "bank\tmoney; river; loan; vault\n"
+    "wave\tocean; sea; surf; hand\n"
+    "fish\tsea; ocean; net; gill\n"
+    "night\tdark; moon; sleep\n"
+    "ghost\tvampire; haunted; night\n"
+    "café\tcoffee; croissant; terrace\n",
+    "en",
+)
+
+
+def test_matching_ignores_case_accents_and_plurals() -> None:
+    assert key("Café") == key("cafe")
+    assert "vampire" in forms("vampires", "en")
+    assert "flask" in forms("flaskor", "sv")
+    assert "gatt" in forms("gatti", "it") & forms("gatto", "it")
+    scores = TABLE.score("VAMPIRES", ["bat", "bank", "cup"])
+    assert scores["bat"] > 0 and scores["bank"] == 0 and scores["cup"] == 0
+
+
+def test_stronger_associations_rank_first() -> None:
+    # "coffee" is cup's first association and café's first too; "mug" is cup's fifth.
+    ranked = rank(TABLE, "mug", ["bank", "cup", "wave"])
+    assert ranked[0][0] == "cup" and ranked[1][1] == 0
+    assert TABLE.score("coffee", ["cup"])["cup"] > TABLE.score("mug", ["cup"])["cup"]
+
+
+def test_a_clue_that_is_a_pack_word_evokes_its_own_list() -> None:
+    # "night" is a pack word: it evokes bat (bat → night) and its own "dark" nothing on board.
+    assert TABLE.score("night", ["bat", "bank"])["bat"] > 0
+
+
+def test_operative_guesses_at_least_once_then_only_while_confident() -> None:
+    board = ["bank", "wave", "fish", "cup"]
+    assert guesses(TABLE, "ocean", 2, board) == ["wave", "fish"]
+    assert guesses(TABLE, "ocean", 1, board) == ["wave"]
+    assert guesses(TABLE, "zebra", 3, board) == ["bank"]  # nothing evoked: one guess, the first card
+
+
+def test_spymaster_links_two_agents_and_never_evokes_the_assassin() -> None:
+    visible = ["wave", "fish", "bat", "bank", "cup"]
+    identities = {"wave": "red", "fish": "red", "bat": "assassin", "bank": "blue", "cup": "bystander"}
+    clue = choose_clue(TABLE, visible, identities, "red")
+    assert clue.number == 2 and set(clue.intended) == {"wave", "fish"}
+    assert clue.word in {"ocean", "sea"}
+    assert clue.explain().startswith(clue.word.upper() + " 2 → ")
+    # The assassin is a ghost now: "vampire" would point at it, so "night" for bat is out.
+    identities = {"bat": "red", "ghost": "assassin", "bank": "blue"}
+    clue = choose_clue(TABLE, ["bat", "ghost", "bank"], identities, "red")
+    assert clue.word not in {"vampire", "night"}
+    assert TABLE.score(clue.word, ["ghost"])["ghost"] < 0.3
+
+
+def test_spymaster_clues_are_legal_on_the_board() -> None:
+    rng = random.Random(5)
+    words = list(TABLE.words)
+    for _ in range(20):
+        visible = rng.sample(words, 6)
+        identities = dict(zip(visible, ["red", "red", "blue", "bystander", "assassin", "blue"], strict=True))
+        try:
+            clue = choose_clue(TABLE, visible, identities, "red")
+        except ValueError:
+            continue
+        assert board_conflict(clue.word, visible, multi_word=False) is None
+        assert " " not in clue.word
+
+
+def test_a_team_without_agents_left_has_no_clue() -> None:
+    with pytest.raises(ValueError):
+        choose_clue(TABLE, ["bank"], {"bank": "blue"}, "red")
