@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.associations import Table, key
-from codenames.engine.clues import board_conflict
+from codenames.engine.clues import HYPHENS, board_conflict
 
 # An intended word must beat every card the team must avoid by this much.
 MARGIN = 0.15
@@ -67,7 +67,8 @@ def choose_clue(
         raise ValueError("no agent of this team is left")
 
     def legal(clue: str) -> bool:
-        if not multi_word and " " in clue:
+        # CN-10 as the engine checks it: one word, no hyphen, unless the house allows more.
+        if not multi_word and (" " in clue or any(char in HYPHENS for char in clue)):
             return False
         return board_conflict(clue, visible, multi_word=multi_word) is None
 

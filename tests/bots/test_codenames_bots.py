@@ -83,3 +83,9 @@ def test_spymaster_clues_are_legal_on_the_board() -> None:
 def test_a_team_without_agents_left_has_no_clue() -> None:
     with pytest.raises(ValueError):
         choose_clue(TABLE, ["bank"], {"bank": "blue"}, "red")
+
+
+def test_a_hyphenated_association_is_never_a_one_word_clue() -> None:
+    table = parse("clock\ttic-tac; alarm\nbell\tring; alarm\n", "en")
+    clue = choose_clue(table, ["clock", "bell"], {"clock": "red", "bell": "blue"}, "red")
+    assert clue.word == "alarm"  # "tic-tac" points at clock alone, but is two words
