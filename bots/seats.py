@@ -21,9 +21,11 @@ def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
         services.player_of(room, uid)
         if room.game not in GAMES:
             raise RoomError("no_bots", _("Bots cannot play this game yet."))
-        number = room.players.filter(bot=True).count() + 1
+        # "Bot 1": a name, the same in every language (and not the adder's language).
+        taken = set(room.players.filter(bot=True).values_list("name", flat=True))
+        number = next(n for n in range(1, len(taken) + 2) if f"Bot {n}" not in taken)
         bot = Player.objects.create(
-            room=room, uid=f"bot:{secrets.token_urlsafe(12)}", name=_("Bot %(n)s") % {"n": number}, bot=True
+            room=room, uid=f"bot:{secrets.token_urlsafe(12)}", name=f"Bot {number}", bot=True
         )
         try:
             services.take_seat(room, bot, team, role)
