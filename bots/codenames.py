@@ -84,11 +84,17 @@ def choose_clue(
         candidates = {a: None for linked in table.words.values() for a, _w in linked[:3] if legal(a)}
     best: tuple[float, Clue] | None = None
     fallback: tuple[float, Clue] | None = None
+    # When every candidate evokes the assassin, the least dangerous one, for one word: a
+    # spymaster must give some clue (CN-9), and a stalled seat is worse than a weak clue.
+    desperate: tuple[float, Clue] | None = None
     for candidate in candidates:
         scores = table.score(candidate, visible)
         danger = max((s for w, s in scores.items() if identities.get(w) != team), default=0.0)
         assassin = max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0)
         if assassin >= ASSASSIN_VETO:
+            strongest = max(own, key=lambda w: scores[w])
+            if desperate is None or (scores[strongest] - assassin) > desperate[0]:
+                desperate = (scores[strongest] - assassin, Clue(candidate, 1, (strongest,)))
             continue
         strongest = max(own, key=lambda w: scores[w])
         safe_one = scores[strongest] - danger
@@ -107,7 +113,15 @@ def choose_clue(
         return best[1]
     if fallback is not None:
         return fallback[1]
-    raise ValueError("no legal clue among the associations of the team's agents")
+    wider = [a for linked in table.words.values() for a, _w in linked[:3] if legal(a) and a not in candidates]
+    for candidate in wider:
+        # Any legal word that keeps clear of the assassin beats one that evokes it.
+        scores = table.score(candidate, visible)
+        if max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0) < ASSASSIN_VETO:
+            return Clue(candidate, 1, (max(own, key=lambda w: scores[w]),))
+    if desperate is not None:
+        return desperate[1]
+    raise ValueError("no legal clue at all: the table is empty")
 
 
 def decide(

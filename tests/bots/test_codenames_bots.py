@@ -89,3 +89,20 @@ def test_a_hyphenated_association_is_never_a_one_word_clue() -> None:
     table = parse("clock\ttic-tac; alarm\nbell\tring; alarm\n", "en")
     clue = choose_clue(table, ["clock", "bell"], {"clock": "red", "bell": "blue"}, "red")
     assert clue.word == "alarm"  # "tic-tac" points at clock alone, but is two words
+
+
+def test_a_spymaster_always_has_a_clue_even_when_every_link_evokes_the_assassin() -> None:
+    # Ghost's only association, "vampire", evokes the assassin "bat": the bot looks wider in
+    # the table for a legal clue that keeps clear of "bat" rather than stalling its seat.
+    table = parse("ghost\tvampire\nbat\tvampire; cave\nbank\tmoney; river\n", "en")
+    visible = ["ghost", "bat", "bank"]
+    clue = choose_clue(table, visible, {"ghost": "red", "bat": "assassin", "bank": "blue"}, "red")
+    assert clue.number == 1 and clue.intended == ("ghost",)
+    assert clue.word != "vampire" and board_conflict(clue.word, visible, multi_word=False) is None
+    assert table.score(clue.word, visible)["bat"] < 0.3
+
+
+def test_with_nothing_clear_of_the_assassin_the_least_dangerous_clue_is_given() -> None:
+    table = parse("ghost\tvampire\nbat\tvampire\n", "en")
+    clue = choose_clue(table, ["ghost", "bat"], {"ghost": "red", "bat": "assassin"}, "red")
+    assert clue.word == "vampire" and clue.number == 1
