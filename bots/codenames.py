@@ -117,7 +117,10 @@ def choose_clue(
     for candidate in wider:
         # Any legal word that keeps clear of the assassin beats one that evokes it.
         scores = table.score(candidate, visible)
-        if max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0) < ASSASSIN_VETO:
+        if (
+            max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0)
+            < ASSASSIN_VETO
+        ):
             return Clue(candidate, 1, (max(own, key=lambda w: scores[w]),))
     if desperate is not None:
         return desperate[1]
