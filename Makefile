@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench loadtest screenshots
+.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,3 +61,10 @@ screenshots: $(STAMP) messages
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts screenshots db.sqlite3 test_db.sqlite3
+
+# Rebuild the bots' generated association layer (bots/data/generated/, committed). Needs the
+# Debian thesauri and two build-only wheels; the app and its tests never do.
+bots-data: $(STAMP)
+	apt-get install -y mythes-en-us mythes-it mythes-pt-br mythes-ca mythes-sv
+	$(BIN)/pip install -q -r requirements-build.txt
+	$(BIN)/python manage.py bots build

@@ -1,9 +1,10 @@
 """Word associations for the bots: which pack words a clue brings to mind, and how strongly.
 
-The table of a language is a committed data file, ``data/codenames/<lang>.tsv`` (CC0,
-written for this project): each pack word with its associations, strongest first. It is
-read once per process. Matching is forgiving the way a player is: case, accents and the
-common inflections of the language (plural, gender) do not matter.
+The table of a language is committed data, ``data/codenames/<lang>.tsv`` and, for
+Decrypto's other keywords, ``data/decrypto/<lang>.tsv`` (CC0, written for this project):
+each pack word with its associations, strongest first. It is read once per process.
+Matching is forgiving the way a player is: case, accents and the common inflections of
+the language (plural, gender) do not matter.
 """
 
 from __future__ import annotations
@@ -63,11 +64,26 @@ class Table:
     # key of a pack word -> the pack word
     by_key: dict[str, str] = field(default_factory=dict)
 
+    # pack word -> keys of generated links the authored layer removes ("!word")
+    removed: dict[str, set[str]] = field(default_factory=dict)
+
     def add(self, word: str, associations: list[str]) -> None:
-        weighted = [(a, max(FLOOR, 1.0 - STEP * rank)) for rank, a in enumerate(associations)]
-        self.words[word] = weighted
+        """Add a line of a layer. Entries are ``word`` (weighed by rank), ``word|0.3|relation``
+        (a generated link, weighed as built) or ``!word`` (drop that generated link)."""
+        listed = self.words.setdefault(word, [])
+        have = {key(a) for a, _w in listed}
+        dropped = self.removed.setdefault(word, set())
         self.by_key[key(word)] = word
-        for association, weight in weighted:
+        for rank, entry in enumerate(associations):
+            if entry.startswith("!"):
+                dropped.add(key(entry[1:]))
+                continue
+            association, bar, rest = entry.partition("|")
+            weight = float(rest.partition("|")[0]) if bar else max(FLOOR, 1.0 - STEP * rank)
+            if key(association) in have or key(association) in dropped:
+                continue
+            have.add(key(association))
+            listed.append((association, weight))
             exact = key(association)
             for form in forms(association, self.language):
                 strength = weight if form == exact else weight * INFLECTED
@@ -106,10 +122,20 @@ def parse(text: str, language: str) -> Table:
     return table
 
 
+# The files each game's table is read from, in order: the authored layers first (their
+# "!word" entries remove generated links), then the generated one. Decrypto's keywords not
+# already in the Codenames layer have their own file; a Decrypto interceptor also profits
+# from knowing every word the Codenames layer knows.
+LAYERS = {
+    "codenames": ("codenames", "generated"),
+    "decrypto": ("codenames", "decrypto", "generated"),
+}
+
+
 @lru_cache(maxsize=16)
 def table(game: str, language: str) -> Table:
     """The association table of a game's pack in ``language`` (English if it has none)."""
-    path = DATA / game / f"{language}.tsv"
-    if not path.exists():
-        path, language = DATA / game / "en.tsv", "en"
-    return parse(path.read_text(encoding="utf-8"), language)
+    if not (DATA / game / f"{language}.tsv").exists():
+        language = "en"
+    paths = [DATA / layer / f"{language}.tsv" for layer in LAYERS.get(game, (game,))]
+    return parse("\n".join(p.read_text(encoding="utf-8") for p in paths if p.exists()), language)
