@@ -13,15 +13,20 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 
-from bots import associations, codenames
+from bots import associations, codenames, decrypto
 from bots.codenames import Clue
+from bots.seats import GAMES
 from rooms import play, services
 from rooms.errors import RoomError
 from rooms.games import get_game
 from rooms.models import Player, Room
 
 log = logging.getLogger(__name__)
+# (room, bot) -> the room version at which the bot's move was refused. The same view would
+# give the same move: the bot waits for the room to change rather than retry it each tick.
+_refused: dict[tuple[str, str], int] = {}
 
 
 def think_seconds() -> float:
@@ -32,13 +37,11 @@ def step(now: float | None = None) -> int:
     """One move for every room whose bot is due; how many moves were made."""
     now = time.time() if now is None else now
     quiet_since = play.as_datetime(now - think_seconds())
+    running = Q(game="codenames", codenames_games__finished=False) | Q(
+        game="decrypto", decrypto_games__finished=False
+    )
     due = (
-        Room.objects.filter(
-            game="codenames",
-            players__bot=True,
-            codenames_games__finished=False,
-            updated_at__lte=quiet_since,
-        )
+        Room.objects.filter(running, players__bot=True, updated_at__lte=quiet_since)
         .values_list("slug", flat=True)
         .distinct()
     )
@@ -51,17 +54,27 @@ def move(slug: str, quiet_since: Any) -> int:
         if room.updated_at > quiet_since:
             return 0  # another server's clock moved first: this bot thinks again
         game = get_game(room.game)
-        if game.name != "codenames":
+        if game.name not in GAMES:
             return 0
         record = play.current_record(room, game)
         if record is None or record.finished:
             return 0
         state = game.load(record.state)
         players = services.room_players(room)
-        table = associations.table("codenames", room.language)
+        table = associations.table(game.name, room.language)
         for bot in (p for p in players if p.bot and p.is_seated):
+            if _refused.get((room.slug, bot.public_id)) == room.version:
+                continue  # refused at this very state: let the room's other bots move
             # Exactly what this seat's browser would be sent: the one redaction path.
             view = game.view(record, state, game.view_key(record, state, bot))
+            if game.name == "decrypto":
+                # Who is a bot is public (players[].bot): it decides whether the bot locks
+                # its team's guess or only drafts it for the people sharing the task.
+                message = decrypto.decide(view, table, bots={p.public_id for p in players if p.bot})
+                if message is None:
+                    continue
+                _act(room, players, bot, message, None, 0)
+                return 1
             decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table)
             if decision is None:
                 continue
@@ -79,6 +92,9 @@ def _act(
     except RoomError as error:
         # The bot misread its view: never stall the room; the next tick decides again.
         log.warning("room %s: bot %s refused (%s): %s", room.slug, bot.public_id, error.code, message)
+        if len(_refused) > 10_000:
+            _refused.clear()  # a bound, not a cache: forgetting only costs one more try
+        _refused[(room.slug, bot.public_id)] = room.version
         return
     if clue is not None:
         # Saved with the move; shown to everyone in the clue log once the game is over.

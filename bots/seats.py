@@ -12,7 +12,7 @@ from rooms.games import get_game
 from rooms.models import Player
 
 # The games whose seats a bot can fill (bots/<game>.py decides its moves).
-GAMES = frozenset({"codenames"})
+GAMES = frozenset({"codenames", "decrypto"})
 
 
 def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:

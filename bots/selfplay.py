@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from bots import associations
 from bots.codenames import decide
+from bots.decrypto import decide as decrypto_decide
 from codenames import engine
 from codenames.services import WORDS_DIR
+from decrypto import engine as decrypto_engine
+from decrypto.services import WORDS_DIR as DECRYPTO_WORDS
 from rooms.words import load_pack
 
 SEATS = {
@@ -85,4 +89,81 @@ def selfplay(language: str, mode: str, games: int, seed: int = 1) -> Tally:
     tally = Tally()
     for number in range(games):
         play_one(language, mode, seed * 100_000 + number, tally)
+    return tally
+
+
+@dataclass
+class DecryptoTally:
+    games: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    intercept_tries: int = 0
+    intercepted: int = 0
+    decipher_tries: int = 0
+    miscommunicated: int = 0
+    stalled: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [
+            f"games {self.games}  winners {dict(self.winners)}  reasons {dict(self.reasons)}",
+            f"interception rate {self.intercepted / max(1, self.intercept_tries):.3f}"
+            f" ({self.intercepted}/{self.intercept_tries})"
+            f"  miscommunication rate {self.miscommunicated / max(1, self.decipher_tries):.3f}"
+            f" ({self.miscommunicated}/{self.decipher_tries})",
+            f"rounds to the end: mean {statistics.mean(self.rounds or [0]):.1f}  stalled {self.stalled}",
+            f"ms per move: mean {1000 * statistics.mean(self.seconds or [0]):.1f}"
+            f" (max {1000 * max(self.seconds or [0]):.1f})",
+        ]
+
+
+DECRYPTO_SEATS = {"standard": (["w0", "w1"], ["b0", "b1"]), "interceptor": (["w0", "w1"], ["x0"])}
+
+
+def play_decrypto(language: str, mode: str, seed: int, tally: DecryptoTally) -> None:
+    table = associations.table("decrypto", language)
+    white, black = DECRYPTO_SEATS[mode]
+    state = decrypto_engine.new_game(
+        words=list(load_pack(DECRYPTO_WORDS, language)),
+        seed=seed,
+        white=white,
+        black=black,
+        rules=decrypto_engine.Rules(mode=decrypto_engine.Mode(mode)),
+    )
+    for _ in range(MOVES_MAX):
+        if state.phase is decrypto_engine.Phase.OVER:
+            break
+        for player in white + black:
+            view = decrypto_engine.view_for(state, player=player)
+            started = time.perf_counter()
+            message = decrypto_decide(view, table, bots=white + black)
+            if message is None:
+                continue
+            tally.seconds.append(time.perf_counter() - started)
+            action = decrypto_engine.action_from_json({"type": message.pop("action"), **message})
+            state = decrypto_engine.apply(state, player, action, now=0.0)
+            break
+        else:
+            break  # nobody could move
+    tally.games += 1
+    result = decrypto_engine.outcome(state)
+    if result is None:
+        tally.stalled += 1
+        return
+    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
+    tally.reasons[result.reason] += 1
+    tally.rounds.append(state.round)
+    for reveal in state.history:
+        if reveal.interception is not None:
+            tally.intercept_tries += 1
+            tally.intercepted += reveal.intercepted
+        tally.decipher_tries += 1
+        tally.miscommunicated += not reveal.deciphered
+
+
+def selfplay_decrypto(language: str, mode: str, games: int, seed: int = 1) -> DecryptoTally:
+    tally = DecryptoTally()
+    for number in range(games):
+        play_decrypto(language, mode, seed * 100_000 + number, tally)
     return tally

@@ -174,7 +174,8 @@ function botButton(team, role, taken) {
   if (!state.you || taken || !state.seating.bots) return null;
   return h("button", { type: "button", class: "add-bot", dataset: { team, role },
     onclick: () => send({ action: "add_bot", team, role }) },
-  interpolate(_("Add a bot: %(role)s"), { role: ROLE_LABELS[role] || role }));
+  // Decrypto has one role: its bots encrypt, decipher and intercept in turn.
+  role === "player" ? _("Add a bot") : interpolate(_("Add a bot: %(role)s"), { role: ROLE_LABELS[role] || role }));
 }
 
 function seatButton(team, role, taken) {

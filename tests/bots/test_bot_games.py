@@ -11,6 +11,7 @@ import pytest
 from bots import play as bot_play
 from bots import seats
 from codenames.models import CodenamesGame
+from decrypto.models import DecryptoGame
 from rooms import play, services
 from rooms.errors import RoomError
 from rooms.models import Player, Room
@@ -132,12 +133,105 @@ def test_bot_seats_follow_the_seat_rules() -> None:
     assert gone.value.code == "no_such_bot"
 
 
-def test_no_bots_for_decrypto_yet() -> None:
-    services.room_join(slug="bots-dc", uid="ada", name="Ada", game="decrypto", seat="white")
-    with pytest.raises(RoomError) as refused:
-        seats.add_bot(slug="bots-dc", uid="ada", team="black", role="player")
-    assert refused.value.code == "no_bots"
-    assert not Player.objects.filter(bot=True).exists()
+DECRYPTO_MODES = {
+    "standard": ["white", "white", "black", "black"],
+    "interceptor": ["white", "white", "black"],
+}
+
+
+def _decrypto_room(slug: str, language: str, teams: list[str]) -> None:
+    """A Decrypto room whose every seat is a bot, dealt by one of them (a person watches)."""
+    services.room_join(slug=slug, uid="host", name="Host", game="decrypto", language=language, seat="watch")
+    for team in teams:
+        seats.add_bot(slug=slug, uid="host", team=team, role="player")
+    with services.locked_room(slug) as room:
+        players = services.room_players(room)
+        dealer = next(p for p in players if p.bot)
+        play.act(room, players, dealer, {"action": "start_game"})
+
+
+def _run_decrypto(slug: str, limit: int = 600) -> DecryptoGame:
+    later = time.time() + 3600
+    for _ in range(limit):
+        if bot_play.step(later) == 0:
+            break
+    return DecryptoGame.objects.get(room__slug=slug)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("mode", list(DECRYPTO_MODES))
+def test_a_decrypto_bot_game_runs_to_the_end(mode: str, language: str, caplog: Any) -> None:
+    slug = f"dc-bots-{mode}-{language}"
+    _decrypto_room(slug, language, DECRYPTO_MODES[mode])
+    with caplog.at_level(logging.WARNING, logger="bots.play"):
+        record = _run_decrypto(slug)
+    assert record.finished, record.state["phase"]
+    assert record.state["rules"]["mode"] == mode
+    assert not [r for r in caplog.records if "refused" in r.getMessage()]
+    history = record.state["history"]
+    assert history and all(all(clue for clue in row["clues"]) for row in history)
+
+
+def test_decrypto_bots_see_only_their_seats_view(monkeypatch: Any) -> None:
+    seen: list[dict[str, Any]] = []
+    decide = bot_play.decrypto.decide
+
+    def spy(view: dict[str, Any], table: Any, *, bots: Any) -> Any:
+        seen.append(view)
+        return decide(view, table, bots=bots)
+
+    monkeypatch.setattr(bot_play.decrypto, "decide", spy)
+    _decrypto_room("dc-bots-secrecy", "en", DECRYPTO_MODES["standard"])
+    record = _run_decrypto("dc-bots-secrecy")
+    assert record.finished and seen
+    for view in seen:
+        seat = view["seat"]
+        other = "black" if seat["team"] == "white" else "white"
+        assert view["outcome"] is None  # a finished game asks nothing of a bot
+        assert view["teams"][other]["keywords"] is None and view["teams"][other]["notes"] is None
+        assert view["teams"][seat["team"]]["keywords"]
+        # The code reaches its Encryptor only (DC-S1).
+        assert (view["encryptor"] is not None) == seat["is_encryptor"]
+        if view["current"] is not None and view["current"]["team"] != seat["team"]:
+            assert "code" not in view["current"]
+
+
+def _as_ada(slug: str, message: dict[str, Any]) -> None:
+    with services.locked_room(slug) as room:
+        players = services.room_players(room)
+        play.act(room, players, next(p for p in players if p.uid == "ada"), message)
+
+
+def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_person_shares() -> None:
+    slug = "dc-bots-mixed"
+    services.room_join(slug=slug, uid="ada", name="Ada", game="decrypto", language="en", seat="white")
+    for team in ("white", "black", "black"):
+        seats.add_bot(slug=slug, uid="ada", team=team, role="player")
+    _as_ada(slug, {"action": "start_game"})
+    # Round 1: Ada joined first, so she encrypts (DC-5); the bots wait for her clues.
+    _run_decrypto(slug)
+    state = DecryptoGame.objects.get(room__slug=slug).state
+    assert state["phase"] == "clues" and state["turns"]["black"]["submitted"]
+    assert not state["turns"]["white"]["submitted"]
+    _as_ada(
+        slug, {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["alpha", "bravo", "delta"]}
+    )
+    # Her bot teammate alone deciphers her code, and locks it; round 2: the bot encrypts,
+    # Ada alone deciphers, and the bots wait for her.
+    _run_decrypto(slug)
+    state = DecryptoGame.objects.get(room__slug=slug).state
+    assert state["round"] == 2 and state["phase"] == "guess" and state["guessing_for"] == "white"
+    assert state["locked"]["white"] is None and state["locked"]["black"] is not None
+    _as_ada(
+        slug,
+        {"action": "lock_guess", "round": 2, "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
+    )
+    # Black's code: Ada and her bot share the interception: the bot drafts it, Ada locks.
+    _run_decrypto(slug)
+    state = DecryptoGame.objects.get(room__slug=slug).state
+    assert state["guessing_for"] == "black" and state["locked"]["white"] is None
+    draft = state["guesses"]["white"]
+    assert all(digit in (1, 2, 3, 4) for digit in draft) and len(set(draft)) == 3
 
 
 def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None:

@@ -1,5 +1,6 @@
-"""Measure the bots: ``bots evaluate`` (the operative on a set of clues) and ``bots clues``
-(the spymaster on random boards). Figures, not verdicts: see README "AI teammates"."""
+"""Measure the bots: ``bots evaluate`` (the operative on a set of clues), ``bots clues``
+(the spymaster on random boards) and ``bots selfplay`` (bot teams against each other, in
+either game). Figures, not verdicts: see README "AI teammates"."""
 
 from __future__ import annotations
 
@@ -79,9 +80,19 @@ class Command(BaseCommand):
         cl.add_argument("--lang", choices=LANGUAGES, default="en")
         cl.add_argument("--boards", type=int, default=20)
         cl.add_argument("--seed", type=int, default=1)
+        bd = sub.add_parser("build", help="build the generated association layer (build-time tools)")
+        bd.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
+        bd.add_argument("--mythes", type=Path, default=None, help="folder of the MyThes .dat files")
+        bd.add_argument("--out", type=Path, default=associations.DATA / "generated")
         sp = sub.add_parser("selfplay", help="bot teams against each other through the engine")
         sp.add_argument("--lang", choices=LANGUAGES, default="en")
-        sp.add_argument("--mode", choices=("standard", "coop", "three"), default="standard")
+        sp.add_argument("--game", choices=("codenames", "decrypto"), default="codenames")
+        sp.add_argument(
+            "--mode",
+            choices=("standard", "coop", "three", "interceptor"),
+            default="standard",
+            help="codenames: standard, coop, three; decrypto: standard, interceptor",
+        )
         sp.add_argument("--games", type=int, default=500)
         sp.add_argument("--seed", type=int, default=1)
 
@@ -94,10 +105,17 @@ class Command(BaseCommand):
                     self.stdout.write(miss)
             self.stdout.write(f"top1 {result['top1']:.2f} top2 {result['top2']:.2f} n {result['n']}")
             return
+        if options["what"] == "build":
+            self.build(options)
+            return
         if options["what"] == "selfplay":
-            from bots.selfplay import selfplay
+            from bots.selfplay import DECRYPTO_SEATS, SEATS, selfplay, selfplay_decrypto
 
-            tally = selfplay(options["lang"], options["mode"], options["games"], options["seed"])
+            game, mode = options["game"], options["mode"]
+            if mode not in (DECRYPTO_SEATS if game == "decrypto" else SEATS):
+                raise CommandError(f"{game} has no mode {mode!r}")
+            run = selfplay_decrypto if game == "decrypto" else selfplay
+            tally = run(options["lang"], mode, options["games"], options["seed"])
             for line in tally.lines():
                 self.stdout.write(line)
             return
@@ -116,3 +134,48 @@ class Command(BaseCommand):
             f"mean number {statistics.mean(numbers):.2f} boards {len(numbers)}"
             f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
         )
+
+    def build(self, options: dict[str, Any]) -> None:
+        """Write ``data/generated/<lang>.tsv`` for both games' packs (see ``bots.build``)."""
+        from bots import build
+
+        try:
+            import simplemma
+            import wordfreq
+        except ImportError as missing:
+            raise CommandError(f"{missing}: pip install -r requirements-build.txt") from missing
+        folder = options["mythes"] or build.MYTHES
+        languages = LANGUAGES if options["lang"] == "all" else (options["lang"],)
+        options["out"].mkdir(parents=True, exist_ok=True)
+        for language in languages:
+            filename, notice = build.SOURCES[language]
+            if not (folder / filename).exists():
+                raise CommandError(f"{folder / filename} is missing: apt-get install mythes-{language}")
+            thesaurus = build.read_mythes(folder / filename)
+            code = language.split("-")[0]
+            words = sorted(
+                {
+                    *load_pack(str(PACKS), language),
+                    *load_pack(str(PACKS.parent.parent / "decrypto" / "words"), language),
+                }
+            )
+            rows = [
+                (
+                    word,
+                    build.candidates(
+                        word,
+                        thesaurus,
+                        lemma=lambda w, c=code: simplemma.lemmatize(w, lang=c),
+                        zipf=lambda w, c=code: wordfreq.zipf_frequency(w, c),
+                    ),
+                )
+                for word in words
+            ]
+            path = options["out"] / f"{language}.tsv"
+            path.write_text(build.render(language, notice, rows), encoding="utf-8")
+            covered = sum(bool(found) for _w, found in rows)
+            links = sum(len(found) for _w, found in rows)
+            self.stdout.write(
+                f"{language}: {covered}/{len(words)} pack words ({covered / len(words):.0%}),"
+                f" {links / max(1, covered):.1f} candidates each, {path.stat().st_size // 1024} KiB"
+            )
