@@ -66,10 +66,13 @@ class Table:
 
     # pack word -> keys of generated links the authored layer removes ("!word")
     removed: dict[str, set[str]] = field(default_factory=dict)
+    # clue -> what it brings to mind: a Decrypto bot weighs the same clues many times a move
+    memo: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
 
     def add(self, word: str, associations: list[str]) -> None:
         """Add a line of a layer. Entries are ``word`` (weighed by rank), ``word|0.3|relation``
         (a generated link, weighed as built) or ``!word`` (drop that generated link)."""
+        self.memo.clear()
         listed = self.words.setdefault(word, [])
         have = {key(a) for a, _w in listed}
         dropped = self.removed.setdefault(word, set())
@@ -92,6 +95,11 @@ class Table:
 
     def brings_to_mind(self, clue: str) -> dict[str, float]:
         """Every pack word ``clue`` evokes, with its strength (0..1)."""
+        known = self.memo.get(clue)
+        if known is not None:
+            return known
+        if len(self.memo) > 50_000:
+            self.memo.clear()  # a bound for a long-lived server that hears many clues
         found: dict[str, float] = {}
         for form in forms(clue, self.language):
             for word, weight in self.index.get(form, {}).items():
@@ -103,6 +111,7 @@ class Table:
                 other = self.by_key.get(key(association))
                 if other is not None:
                     found[other] = max(found.get(other, 0.0), weight)
+        self.memo[clue] = found
         return found
 
     def score(self, clue: str, words: list[str]) -> dict[str, float]:

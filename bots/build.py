@@ -29,7 +29,7 @@ SOURCES = {
         "th_en_US_v2.dat",
         "MyThes English thesaurus (Debian mythes-en-us), built from Princeton WordNet 3.0."
         " WordNet 3.0 Copyright 2006 by Princeton University. Licence: the WordNet 3.0 licence"
-        " (use, copy, modify and distribute with this notice; see README).",
+        " (use, copy, modify and distribute with this notice; see NOTICE.md).",
     ),
     "it": (
         "th_it_IT_v2.dat",
@@ -50,7 +50,7 @@ SOURCES = {
     "sv": (
         "th_sv_SE_v2.dat",
         "Swedish synonym list (Debian mythes-sv), (C) 2009 Viggo Kann (KTH). Used and copied"
-        " under its licence (its permission notice, see README); MODIFIED for this project"
+        " under its licence (its permission notice, see NOTICE.md); MODIFIED for this project"
         " (filtered and weighted).",
     ),
 }

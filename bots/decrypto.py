@@ -44,11 +44,9 @@ class Hint:
 
 def evokes(table: Table, clue: str) -> dict[str, float]:
     """The pack words ``clue`` brings to mind, the clue itself included when it is one."""
-    found = table.brings_to_mind(clue)
+    found = table.brings_to_mind(clue)  # shared: never changed here
     own = table.by_key.get(key(clue))
-    if own is not None:
-        found[own] = 1.0
-    return found
+    return found if own is None else {**found, own: 1.0}
 
 
 def link(table: Table, one: str, other: str, ignore: Iterable[str] = (), *, obvious: bool = False) -> float:

@@ -235,17 +235,22 @@ def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_perso
 
 
 def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None:
-    """No page open: a real server's clock makes the bots' moves, and after a restart
-    (mid-think: nothing held in memory) the next server carries on."""
+    """No page open: a real server's clock makes the bots' moves in both games, and after a
+    restart (mid-think: nothing held in memory) the next server carries on."""
     from tests.conftest import DaphneServer
 
     bots = MODES["standard"]
     _room("bots-clock", "en", bots)
     _deal_and_leave("bots-clock", bots)
+    _decrypto_room("dc-bots-clock", "en", DECRYPTO_MODES["standard"])
 
-    def moves() -> int:
+    def moves() -> tuple[int, int]:
         record = CodenamesGame.objects.get(room__slug="bots-clock")
-        return len(record.state["log"]) * 100 + sum(by is not None for by in record.state["covered_by"])
+        codenames = len(record.state["log"]) * 100 + sum(by is not None for by in record.state["covered_by"])
+        state = DecryptoGame.objects.get(room__slug="dc-bots-clock").state
+        turns = [t for t in state["turns"].values() if t is not None]
+        decrypto = state["round"] * 100 + len(state["history"]) * 10 + sum(t["submitted"] for t in turns)
+        return codenames, decrypto + sum(code is not None for code in state["locked"].values())
 
     env = {"GAME_CLOCK": "1", "BOT_THINK_SECONDS": "0.2"}
     for _restart in range(2):
@@ -253,9 +258,12 @@ def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None
         server = DaphneServer(redis_url, extra_env=env).start()
         try:
             for _ in range(200):  # the clock ticks every second: poll up to ~20 s
-                if moves() > before:
+                now = moves()
+                if now[0] > before[0] and now[1] > before[1]:
                     break
                 time.sleep(0.1)
         finally:
             server.stop()
-        assert moves() > before, "no bot moved on this server's clock"
+        after = moves()
+        assert after[0] > before[0], "no Codenames bot moved on this server's clock"
+        assert after[1] > before[1], "no Decrypto bot moved on this server's clock"
