@@ -97,3 +97,21 @@ def test_an_empty_seat_goes_to_a_bot_and_back(daphne_server: Any, open_page: Any
     assert ada.locator("[data-team='blue'] [data-role='spymaster'] button.add-bot").count() == 0
     ada.click(f"{chip} .remove-bot")
     ada.wait_for_selector(chip, state="detached")
+
+
+def test_decrypto_seats_go_to_bots_and_a_game_is_dealt_with_them(daphne_server: Any, open_page: Any) -> None:
+    url = f"{daphne_server.url}/r/browser-dc-bots/?game=decrypto"
+    ada = open_page()
+    ada.goto(url)
+    ada.fill("#join-name", "Ada")
+    ada.click("#join-white")
+    ada.wait_for_selector("[data-team='white'] .person.me")
+    for team, count in (("white", 1), ("black", 1), ("black", 2)):
+        button = f"[data-team='{team}'] button.add-bot"
+        assert ada.inner_text(button) == "Add a bot"  # one role: a bot plays every part
+        ada.click(button)
+        ada.wait_for_selector(f"[data-team='{team}'] .person.bot >> nth={count - 1}")
+    assert ada.locator(".person.bot").count() == 3
+    ada.click("#dc-deal")
+    # Ada joined first: she is White's Encryptor in round 1 (DC-5), with her bot beside her.
+    ada.wait_for_selector("#dc-clue-3")
