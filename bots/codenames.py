@@ -55,12 +55,15 @@ def choose_clue(
     team: str,
     *,
     multi_word: bool = False,
+    lethal: frozenset[str] = frozenset({"assassin"}),
 ) -> Clue:
     """The clue linking the most of ``team``'s visible agents, each clearly ahead of every
     card to avoid, never evoking the assassin; a legal clue for one agent at worst.
 
     ``identities`` maps each visible word to ``red``, ``blue``, ``bystander`` or
-    ``assassin`` (the key, as the spymaster's view shows it).
+    ``assassin`` (the key, as the spymaster's view shows it). ``lethal``: the identities a
+    clue must never evoke, the assassin always (in the co-operative game the opponent's
+    agents too, once touching one could lose the game, CN-32).
     """
     own = [w for w in visible if identities.get(w) == team]
     if not own:
@@ -90,7 +93,7 @@ def choose_clue(
     for candidate in candidates:
         scores = table.score(candidate, visible)
         danger = max((s for w, s in scores.items() if identities.get(w) != team), default=0.0)
-        assassin = max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0)
+        assassin = max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0)
         if assassin >= ASSASSIN_VETO:
             strongest = max(own, key=lambda w: scores[w])
             if desperate is None or (scores[strongest] - assassin) > desperate[0]:
@@ -117,10 +120,7 @@ def choose_clue(
     for candidate in wider:
         # Any legal word that keeps clear of the assassin beats one that evokes it.
         scores = table.score(candidate, visible)
-        if (
-            max((s for w, s in scores.items() if identities.get(w) == "assassin"), default=0.0)
-            < ASSASSIN_VETO
-        ):
+        if max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0) < ASSASSIN_VETO:
             return Clue(candidate, 1, (max(own, key=lambda w: scores[w]),))
     if desperate is not None:
         return desperate[1]
@@ -143,7 +143,21 @@ def decide(
         if phase == "clue" and view["team"] == team:
             identities = {c["word"]: c["identity"] for c in visible}
             words = [c["word"] for c in visible]
-            clue = choose_clue(table, words, identities, team, multi_word=view["rules"]["multi_word_clues"])
+            lethal = {"assassin"}
+            if view["mode"] == "coop":
+                # CN-32: the players lose when the opponent's last agent is covered; with
+                # two left, one touched now and the opponent's own turn end the game.
+                theirs = [c for c in visible if c["identity"] not in (team, "bystander", "assassin")]
+                if len(theirs) <= 2:
+                    lethal |= {c["identity"] for c in theirs}
+            clue = choose_clue(
+                table,
+                words,
+                identities,
+                team,
+                multi_word=view["rules"]["multi_word_clues"],
+                lethal=frozenset(lethal),
+            )
             return {"action": "give_clue", "turn": turn, "word": clue.word, "number": clue.number}, clue
         if phase == "opponent" and view["mode"] == "coop" and team == view["rules"]["coop_team"]:
             # CN-31: the simulated opponent covers one of its agents; any will do.

@@ -106,3 +106,19 @@ def test_with_nothing_clear_of_the_assassin_the_least_dangerous_clue_is_given() 
     table = parse("ghost\tvampire\nbat\tvampire\n", "en")
     clue = choose_clue(table, ["ghost", "bat"], {"ghost": "red", "bat": "assassin"}, "red")
     assert clue.word == "vampire" and clue.number == 1
+
+
+def test_cn32_in_the_cooperative_game_the_opponents_last_agents_are_as_lethal_as_the_assassin() -> None:
+    # "ocean" links both red agents and evokes the blue "fish" only faintly: a fine clue,
+    # until fish is one of the opponent's last agents (touching it could lose the game).
+    table = parse(
+        "wave\tocean; surf\nshore\tocean; sand\n"
+        "fish\tnet; gill; fin; scale; pond; tank; bait; hook; cod; tuna; ocean\n",
+        "en",
+    )
+    visible = ["wave", "shore", "fish"]
+    identities = {"wave": "red", "shore": "red", "fish": "blue"}
+    free = choose_clue(table, visible, identities, "red")
+    assert free.word == "ocean" and free.number == 2
+    careful = choose_clue(table, visible, identities, "red", lethal=frozenset({"assassin", "blue"}))
+    assert careful.word != "ocean" and table.score(careful.word, ["fish"])["fish"] < 0.3
