@@ -110,19 +110,26 @@ def decipher(
 
 
 def intercept(
-    table: Table, clues: Sequence[str], their_sheet: dict[str, Any], own_keywords: Sequence[str] = ()
+    table: Table,
+    clues: Sequence[str],
+    their_sheet: dict[str, Any],
+    own_keywords: Sequence[str] = (),
+    *,
+    obvious: bool = True,
 ) -> tuple[int, ...]:
     """The opponents' code read from their public sheet (DC-19).
 
     Their keywords are never ours (DC-2): a link through one of our own keywords is no
     evidence. A clue that links to nothing given before likely stands for a position
-    not hinted yet.
+    not hinted yet. ``obvious``: read only the links anyone would see. A bot reading
+    another bot's clues shares its whole table, which no opposing team shares; against
+    a person's clues, the table is just what the bot knows, and all of it counts.
     """
     fresh = [not their_sheet["by_position"].get(str(d)) for d in DIGITS]
     scores = []
     for clue in clues:
         links = (
-            position_links(table, clue, their_sheet["by_position"], own_keywords, obvious=True)
+            position_links(table, clue, their_sheet["by_position"], own_keywords, obvious=obvious)
             if clue
             else [0.0] * 4
         )
@@ -252,7 +259,10 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
         if guess["task"] == "decipher":
             code = decipher(table, current["clues"], keywords, view["sheets"][team])
         else:
-            code = intercept(table, current["clues"], view["sheets"][current["team"]], keywords)
+            sheet = view["sheets"][current["team"]]
+            code = intercept(
+                table, current["clues"], sheet, keywords, obvious=current["encryptor"] in machines
+            )
         if team_of_bots:
             return {
                 "action": "lock_guess",

@@ -7,7 +7,7 @@ from typing import Any
 
 from bots import build
 from bots.associations import parse
-from bots.decrypto import accept, decide, decipher, encrypt, guess_keywords, intercept
+from bots.decrypto import accept, decide, decipher, encrypt, guess_keywords, intercept, position_links
 from decrypto import engine
 from decrypto.engine.text import loose_key
 
@@ -161,3 +161,12 @@ def test_an_authored_removal_drops_a_generated_link() -> None:
     assert table.score("crack", ["ace"])["ace"] == 0
     assert table.score("expert", ["ace"])["ace"] == 0.38
     assert table.score("card", ["ace"])["ace"] == 1.0
+
+
+def test_against_a_persons_clues_the_interceptor_uses_everything_it_knows() -> None:
+    # "abyss" and "current" are deep in ocean's list: a bot's own discretion hides them
+    # from another bot, but a person's clues are read with the whole table.
+    sheet = _sheet(((1, 2, 3), ("abyss", "flame", "time")))
+    assert intercept(TABLE, ["current", "loaf", "tick"], sheet, obvious=False)[0] == 1
+    assert position_links(TABLE, "current", sheet["by_position"], obvious=True)[0] == 0
+    assert position_links(TABLE, "current", sheet["by_position"])[0] > 0
