@@ -84,7 +84,7 @@ def choose_clue(
     if not candidates:
         # The team's words are not in the table (a room's own words): any legal clue that
         # keeps clear of the assassin, for one word; the turn goes on.
-        candidates = {a: None for linked in table.words.values() for a, _w in linked[:3] if legal(a)}
+        candidates = dict.fromkeys(_common_clues(table, legal))
     best: tuple[float, Clue] | None = None
     fallback: tuple[float, Clue] | None = None
     # When every candidate evokes the assassin, the least dangerous one, for one word: a
@@ -116,8 +116,7 @@ def choose_clue(
         return best[1]
     if fallback is not None:
         return fallback[1]
-    wider = [a for linked in table.words.values() for a, _w in linked[:3] if legal(a) and a not in candidates]
-    for candidate in wider:
+    for candidate in (a for a in _common_clues(table, legal) if a not in candidates):
         # Any legal word that keeps clear of the assassin beats one that evokes it.
         scores = table.score(candidate, visible)
         if max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0) < ASSASSIN_VETO:
@@ -125,6 +124,11 @@ def choose_clue(
     if desperate is not None:
         return desperate[1]
     raise ValueError("no legal clue at all: the table is empty")
+
+
+def _common_clues(table: Table, legal: Any) -> list[str]:
+    """Legal clues from anywhere in the table: the strongest few links of every word."""
+    return [a for linked in table.words.values() for a, _w in linked[:3] if legal(a)]
 
 
 def decide(

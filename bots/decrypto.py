@@ -12,15 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Any
 
 from bots.associations import Table, forms, key
-from decrypto.engine.model import CLUE_MAX_CHARS
+from decrypto.engine import codes
+from decrypto.engine.model import CLUE_MAX_CHARS, DIGITS
 from decrypto.engine.text import clue_key, loose_key
 
-DIGITS = (1, 2, 3, 4)
-CODES: tuple[tuple[int, ...], ...] = tuple(permutations(DIGITS, 3))
 # A clue must point at its keyword more than at any other keyword of the team by this much.
 MARGIN = 0.15
 # Below this, two clues sharing a word in mind is no evidence that they share a position.
@@ -92,7 +90,7 @@ def best_code(scores: Sequence[Sequence[float]]) -> tuple[int, ...]:
     ``scores[i][d - 1]`` is how well clue ``i`` fits position ``d``. Ties go to the first
     code in deck order, so the same clues always give the same guess.
     """
-    return max(CODES, key=lambda code: sum(scores[i][d - 1] for i, d in enumerate(code)))
+    return max(codes(), key=lambda code: sum(scores[i][d - 1] for i, d in enumerate(code)))
 
 
 def decipher(
@@ -192,7 +190,8 @@ def _candidates(table: Table, keyword: str) -> list[str]:
     listed = table.words.get(table.by_key.get(key(keyword), keyword))
     if listed:
         return [association for association, _weight in listed]
-    return sorted(table.brings_to_mind(keyword), key=lambda word: -table.brings_to_mind(keyword)[word])
+    evoked = table.brings_to_mind(keyword)
+    return sorted(evoked, key=lambda word: -evoked[word])
 
 
 def _any_legal(table: Table, legal: Any, rng: random.Random) -> str:

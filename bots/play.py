@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
 
 from bots import associations, codenames, decrypto
-from bots.codenames import Clue
-from bots.seats import GAMES
 from rooms import play, services
 from rooms.errors import RoomError
 from rooms.games import get_game
-from rooms.models import Player, Room
+from rooms.models import GameRecord, Player, Room
 
 log = logging.getLogger(__name__)
 # (room, bot) -> the room version at which the bot's move was refused. The same view would
@@ -37,15 +35,21 @@ def step(now: float | None = None) -> int:
     """One move for every room whose bot is due; how many moves were made."""
     now = time.time() if now is None else now
     quiet_since = play.as_datetime(now - think_seconds())
-    running = Q(game="codenames", codenames_games__finished=False) | Q(
-        game="decrypto", decrypto_games__finished=False
-    )
-    due = (
-        Room.objects.filter(running, players__bot=True, updated_at__lte=quiet_since)
-        .values_list("slug", flat=True)
-        .distinct()
-    )
-    return sum(move(slug, quiet_since) for slug in list(due))
+    due: list[str] = []
+    for name in sorted(DECIDE):
+        # One query per game, each a plain join ("<game>_games": GameRecord's related
+        # name): one OR across both record tables would join them against each other.
+        due += (
+            Room.objects.filter(
+                game=name,
+                players__bot=True,
+                updated_at__lte=quiet_since,
+                **{f"{name}_games__finished": False},
+            )
+            .values_list("slug", flat=True)
+            .distinct()
+        )
+    return sum(move(slug, quiet_since) for slug in due)
 
 
 def move(slug: str, quiet_since: Any) -> int:
@@ -54,7 +58,7 @@ def move(slug: str, quiet_since: Any) -> int:
         if room.updated_at > quiet_since:
             return 0  # another server's clock moved first: this bot thinks again
         game = get_game(room.game)
-        if game.name not in GAMES:
+        if game.name not in DECIDE:
             return 0
         record = play.current_record(room, game)
         if record is None or record.finished:
@@ -62,30 +66,59 @@ def move(slug: str, quiet_since: Any) -> int:
         state = game.load(record.state)
         players = services.room_players(room)
         table = associations.table(game.name, room.language)
+        bots = {p.public_id for p in players if p.bot}
         for bot in (p for p in players if p.bot and p.is_seated):
             if _refused.get((room.slug, bot.public_id)) == room.version:
                 continue  # refused at this very state: let the room's other bots move
             # Exactly what this seat's browser would be sent: the one redaction path.
             view = game.view(record, state, game.view_key(record, state, bot))
-            if game.name == "decrypto":
-                # Who is a bot is public (players[].bot): it decides whether the bot locks
-                # its team's guess or only drafts it for the people sharing the task.
-                message = decrypto.decide(view, table, bots={p.public_id for p in players if p.bot})
-                if message is None:
-                    continue
-                _act(room, players, bot, message, None, 0)
-                return 1
-            decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table)
+            decision = DECIDE[game.name](view, bot, bots, table)
             if decision is None:
                 continue
-            message, clue = decision
-            _act(room, players, bot, message, clue, len(view["log"]))
+            message, note = decision
+            _act(room, players, bot, message, record, note)
             return 1
     return 0
 
 
+Note = tuple[str, str]  # (key in the record's bot_notes, text shown once the game is over)
+Decision = tuple[dict[str, Any], Note | None]
+
+
+def _codenames(
+    view: dict[str, Any], bot: Player, bots: set[str], table: associations.Table
+) -> Decision | None:
+    decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table)
+    if decision is None:
+        return None
+    message, clue = decision
+    # Keyed by the clue's place in the log: the clue log shows it there after the game.
+    return message, None if clue is None else (str(len(view["log"])), clue.explain())
+
+
+def _decrypto(
+    view: dict[str, Any], bot: Player, bots: set[str], table: associations.Table
+) -> Decision | None:
+    # Who is a bot is public (players[].bot): it decides whether the bot locks its team's
+    # guess or only drafts it for the people sharing the task.
+    message = decrypto.decide(view, table, bots=bots)
+    return None if message is None else (message, None)
+
+
+# Each game's bot: its seat's view → the room message to send, and what to note about it.
+DECIDE: dict[str, Callable[[dict[str, Any], Player, set[str], associations.Table], Decision | None]] = {
+    "codenames": _codenames,
+    "decrypto": _decrypto,
+}
+
+
 def _act(
-    room: Room, players: list[Player], bot: Player, message: dict[str, Any], clue: Clue | None, index: int
+    room: Room,
+    players: list[Player],
+    bot: Player,
+    message: dict[str, Any],
+    record: GameRecord,
+    note: Note | None,
 ) -> None:
     try:
         play.act(room, players, bot, message)
@@ -96,9 +129,8 @@ def _act(
             _refused.clear()  # a bound, not a cache: forgetting only costs one more try
         _refused[(room.slug, bot.public_id)] = room.version
         return
-    if clue is not None:
-        # Saved with the move; shown to everyone in the clue log once the game is over.
-        current = play.current_record(room, get_game(room.game))
-        if current is not None:
-            current.bot_notes = {**current.bot_notes, str(index): clue.explain()}
-            current.save(update_fields=["bot_notes"])
+    if note is not None:
+        # Saved with the move (only this column: the move saved the state through its own
+        # copy of the record); shown to everyone once the game is over.
+        record.bot_notes = {**record.bot_notes, note[0]: note[1]}
+        record.save(update_fields=["bot_notes"])

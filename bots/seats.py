@@ -6,13 +6,14 @@ import secrets
 
 from django.utils.translation import gettext as _
 
+from bots.play import DECIDE
 from rooms import services
 from rooms.errors import RoomError
 from rooms.games import get_game
 from rooms.models import Player
 
-# The games whose seats a bot can fill (bots/<game>.py decides its moves).
-GAMES = frozenset({"codenames", "decrypto"})
+# The games whose seats a bot can fill: those a bot can play (bots/play.py).
+GAMES = frozenset(DECIDE)
 
 
 def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:

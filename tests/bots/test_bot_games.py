@@ -44,12 +44,13 @@ def _deal_and_leave(slug: str, bots: list[tuple[str, str]]) -> None:
         seats.add_bot(slug=slug, uid="host", team="red", role="operative")
 
 
-def _run(slug: str, limit: int = 600) -> CodenamesGame:
+def _run(slug: str, record: type[Any] = CodenamesGame, limit: int = 600) -> Any:
+    """Every bot move until none is left to make; the room's game record then."""
     later = time.time() + 3600  # every bot's think time has passed
     for _ in range(limit):
         if bot_play.step(later) == 0:
             break
-    return CodenamesGame.objects.get(room__slug=slug)
+    return record.objects.get(room__slug=slug)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -150,12 +151,8 @@ def _decrypto_room(slug: str, language: str, teams: list[str]) -> None:
         play.act(room, players, dealer, {"action": "start_game"})
 
 
-def _run_decrypto(slug: str, limit: int = 600) -> DecryptoGame:
-    later = time.time() + 3600
-    for _ in range(limit):
-        if bot_play.step(later) == 0:
-            break
-    return DecryptoGame.objects.get(room__slug=slug)
+def _run_decrypto(slug: str) -> DecryptoGame:
+    return _run(slug, DecryptoGame)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
