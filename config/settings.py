@@ -125,6 +125,10 @@ DB_POOL_CONN_MAX_AGE = int(os.environ.get("DB_POOL_CONN_MAX_AGE", "600"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Every Redis key and Pub/Sub channel of this deployment starts with this prefix, so
+# deployments that share one Redis server (production and staging, say) never hear or
+# count each other: Pub/Sub ignores database numbers.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "wordrooms")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
