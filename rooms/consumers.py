@@ -37,6 +37,7 @@ CLOSE_TOO_MANY = 4008
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
+TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -136,6 +137,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
+        # The table view (a shared screen) is a visitor whoever opens it: see _identify.
+        self.table = self.scope["url_route"]["kwargs"].get("view") == "table"
         self.language = socket_language(self.scope)
         self.ip = limits.client_ip(self.scope)
         if limits.COUNTS.is_blocked(self.ip) or not limits.COUNTS.open_socket(self.ip):
@@ -185,6 +188,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not limits.hit("handshakes_per_ip", self.ip):
             limits.COUNTS.block(self.ip)
             return None, LIMITED
+        if self.table:
+            # Opened from a player's own browser, the table view would otherwise carry that
+            # player's secrets onto the TV: its session is never read.
+            return None, None
         uid = None
         key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         if not self.device_token and key:
@@ -276,6 +283,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # current by every push and a check against the database every few seconds.
             await self.send_state(await self.hub.snapshot(self.slug), force=True)
             return
+        if self.table:
+            raise RoomError("table_view", TABLE_VIEW)
         handler = LOBBY_ACTIONS.get(action)
         if handler is not None:
             if self.device_token:

@@ -77,7 +77,23 @@ def room(request: HttpRequest, slug: str) -> HttpResponse:
         if SLUG_ANY_CASE_RE.fullmatch(slug):
             return HttpResponseRedirect(reverse("room", args=[slug.lower()]), status=301)
         raise Http404("no such room")
+    if request.GET.get("table") == "1":
+        return redirect("table", slug=slug)
     return _room_page(request, slug)
+
+
+@require_GET
+def table(request: HttpRequest, slug: str) -> HttpResponse:
+    """The table view for a shared screen (a TV): always a visitor's view of the room.
+
+    It is opened from a player's own browser, which holds that player's session (a
+    spymaster's key, an Encryptor's code): the session and any device link are never
+    read here, so the screen everyone looks at carries nothing secret (its socket,
+    ``/ws/r/<slug>/table/``, is served the same way).
+    """
+    if not is_valid_slug(slug):
+        raise Http404("no such room")
+    return _room_page(request, slug, state=room_state(slug=slug, uid=None), table=True)
 
 
 @require_GET
@@ -85,6 +101,8 @@ def device(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """A player's second screen (a spymaster's key on a phone, CN-S3), opened by its link."""
     if not is_valid_slug(slug):
         raise Http404("no such room")
+    if request.GET.get("table") == "1":
+        return redirect("table", slug=slug)
     state = room_state(slug=slug, uid=None, device_token=token)
     if state["you"] is None:
         # 256-bit links cannot be guessed, but guessing should not be free work either.
@@ -117,6 +135,7 @@ def _room_page(
     status: int = 200,
     state: dict[str, Any] | None = None,
     device_token: str = "",
+    table: bool = False,
 ) -> HttpResponse:
     if state is None:
         state = room_state(slug=slug, uid=request.session.get("uid"))
@@ -131,14 +150,14 @@ def _room_page(
             scale=4, dark="#1f2430", light="#ffffff", omitsize=True
         ),
         "joined": state["you"] is not None,
-        "default_name": request.session.get("name", ""),
+        "default_name": "" if table else request.session.get("name", ""),
         "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
         "game_title": get_game(state["game"]).title,
         "games": [get_game(name) for name in game_names()],
         "error": error,
         "device_token": device_token,
-        # A shared screen (a TV): the spectator's view of the game, without the lobby.
-        "table": request.GET.get("table") == "1" and not device_token,
+        # A shared screen (a TV): the visitor's view of the game, without the lobby.
+        "table": table,
     }
     context["seat_choices"] = _seat_choices(state, context["chosen_game"])
     response = render(request, "rooms/room.html", context, status=status)

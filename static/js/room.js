@@ -1,5 +1,6 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
 import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
+import { applyPatch } from "./patch.js";
 import * as codenames from "./codenames.js";
 import * as decrypto from "./decrypto.js";
 
@@ -10,6 +11,8 @@ const root = document.getElementById("room");
 const slug = root.dataset.slug;
 // A second device (a spymaster's phone) speaks through its personal link, not a session.
 const deviceToken = root.dataset.device || null;
+// The table view's socket is a visitor's whoever opens it (the server never reads its session).
+const tableView = root.dataset.table === "1";
 let state = JSON.parse(document.getElementById("room-state").textContent);
 
 // ---- socket with reconnect and backoff -------------------------------------------------
@@ -66,7 +69,8 @@ function hideOffline() {
 function connect() {
   clearTimeout(retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/` : `/ws/r/${slug}/`;
+  const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/`
+    : tableView ? `/ws/r/${slug}/table/` : `/ws/r/${slug}/`;
   socket = new WebSocket(`${scheme}://${location.host}${path}`);
   setConn("connecting");
   offline.at = 0;
@@ -132,22 +136,6 @@ function receive(message) {
   } else if (message.type === "error") {
     toast(message.message, "error");
   }
-}
-
-// A patch's operations (docs/protocol.md): the result is a new object, so `previous`
-// keeps the old state for the game modules' "what changed" checks.
-export function applyPatch(value, ops) {
-  const result = structuredClone(value);
-  for (const [kind, path, arg] of ops) {
-    if (path.length === 0) return structuredClone(arg);
-    let parent = result;
-    for (const key of path.slice(0, -1)) parent = parent[key];
-    const last = path[path.length - 1];
-    if (kind === "set") parent[last] = arg;
-    else if (kind === "del") delete parent[last];
-    else if (kind === "push") parent[last].push(...arg);
-  }
-  return result;
 }
 
 // ---- lobby -----------------------------------------------------------------------------
