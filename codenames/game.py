@@ -20,6 +20,8 @@ SPYMASTER_VIEW, TABLE_VIEW = "spymaster", "table"
 class CodenamesGame(play.EngineGame):
     name = "codenames"
     title = _("Codenames")
+    home_template = "codenames/home_card.html"
+    script = "js/codenames.js"
     seating = Seating(
         teams=("red", "blue"),
         roles=("spymaster", "operative"),

@@ -418,18 +418,6 @@ def _set_words(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     )
 
 
-def _add_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    from bots.seats import add_bot
-
-    add_bot(slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role"))
-
-
-def _remove_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    from bots.seats import remove_bot
-
-    remove_bot(slug=consumer.slug, uid=consumer.uid, bot=message.get("bot"))
-
-
 def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
 
@@ -442,6 +430,13 @@ LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
     "device_link": _device_link,
     "set_language": _set_language,
     "set_words": _set_words,
-    "add_bot": _add_bot,
-    "remove_bot": _remove_bot,
 }
+
+
+def register_lobby_action(name: str, handler: Callable[[RoomConsumer, dict[str, Any]], None]) -> None:
+    """A room action another app brings (bots/apps.py: ``add_bot``, ``remove_bot``).
+
+    ``handler`` runs on a database thread with the socket's room and session identity
+    (``consumer.slug``, ``consumer.uid``) and the message; what it commits is pushed.
+    """
+    LOBBY_ACTIONS[name] = handler

@@ -96,6 +96,19 @@ class Game(Protocol):
     def view(self, record: GameRecord, state: Any, key: str) -> dict[str, Any]:
         """The game as the seats of ``key`` may see it: the only path game state takes out."""
 
+    # What the site shows of the game, each carried by the game's own app (its templates/
+    # and static/ folders), so the pages name no game:
+    home_template: str
+    """The home page card's text: what the game is and who can play it (a template)."""
+    script: str
+    """The game's ES module (a static path); it exports ``render``, ``title``,
+    ``houseRulesSummary`` and ``howtoSection`` (static/js/README.md)."""
+    stylesheet: str | None
+    """Its own stylesheet (a static path), if it has one."""
+
+    def howto_template(self, language: str) -> str:
+        """The rules page fragment in ``language`` (one of settings.LANGUAGES)."""
+
 
 _REGISTRY: dict[str, Game] = {}
 
@@ -111,3 +124,16 @@ def get_game(name: str) -> Game:
 
 def game_names() -> list[str]:
     return list(_REGISTRY)
+
+
+# Games whose empty seats an AI teammate can take: filled by the app that brings the bots
+# (bots/apps.py), so rooms/ needs to know nothing of how a bot plays.
+_BOT_GAMES: set[str] = set()
+
+
+def offer_bots(name: str) -> None:
+    _BOT_GAMES.add(name)
+
+
+def offers_bots(name: str) -> bool:
+    return name in _BOT_GAMES

@@ -175,6 +175,11 @@ class EngineGame:
 
     engine: Any  # the pure rules engine: state_from_json, expire, deadline, outcome, ...
     rules: Any  # the game's room rules: deal, set_house_rules, score
+    stylesheet: str | None = None
+
+    def howto_template(self, language: str) -> str:
+        # <game>/templates/howto/<game>/<language>.html, in the game's own app.
+        return f"howto/{getattr(self, 'name', '')}/{language}.html"
 
     def is_running(self, room: Room) -> bool:
         return is_running(room)

@@ -43,7 +43,7 @@ def howto(request: HttpRequest, game: str) -> HttpResponse:
     language = get_language() or "en"
     # Every language the site offers has its rules page (tests/rooms/test_pages.py).
     known = {code for code, _name in settings.LANGUAGES}
-    template = f"howto/{game}/{language if language in known else 'en'}.html"
+    template = get_game(game).howto_template(language if language in known else "en")
     if request.GET.get("bare") == "1":
         return render(request, template)
     games = [get_game(name) for name in game_names()]
