@@ -44,11 +44,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Figures, not verdicts: queries and bytes per action; with LIVE=http://host:port also
-# the push latency to every screen of ROOMS rooms dealing at once (needs a running server).
+# Figures, not verdicts: queries per action, view time, bytes per state and per patch.
 bench: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
-	$(BIN)/python manage.py bench $(if $(LIVE),--live $(LIVE) --rooms $(or $(ROOMS),20))
+	$(BIN)/python -m bench.costs
 
 # Load: bots play real moves against the product and a bare Channels floor, interleaved.
 loadtest: $(STAMP)
