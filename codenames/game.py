@@ -17,7 +17,7 @@ from rooms.models import GameRecord, Player, Room
 SPYMASTER_VIEW, TABLE_VIEW = "spymaster", "table"
 
 
-class CodenamesGame(play.EngineGame):
+class Codenames(play.EngineGame):
     name = "codenames"
     title = _("Codenames")
     home_template = "codenames/home_card.html"
@@ -66,4 +66,4 @@ class CodenamesGame(play.EngineGame):
         return payload
 
 
-GAME = CodenamesGame()
+GAME = Codenames()

@@ -9,8 +9,7 @@ stale screen is refused, never applied twice.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -19,25 +18,21 @@ from django.utils.translation import gettext_lazy as _
 from codenames import engine
 from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
-from rooms.errors import RoomError
+from rooms.errors import RoomError, engine_errors
 from rooms.models import Player, Room
+from rooms.play import latest_record
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
 BOARD_SIZE = 25
 
 
-@contextmanager
-def rule_errors() -> Iterator[None]:
-    """The engine's refusals as room errors, in words the players' language will carry."""
-    try:
-        yield
-    except engine.RuleError as error:
-        raise RoomError(error.code, ENGINE_MESSAGES.get(error.code, error.message), **error.params) from None
+def rule_errors() -> AbstractContextManager[None]:
+    return engine_errors(engine.RuleError, ENGINE_MESSAGES)
 
 
 def current_game(room: Room) -> CodenamesGame | None:
-    return room.codenames_games.order_by("-number").first()
+    return latest_record(room, CodenamesGame)
 
 
 def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:

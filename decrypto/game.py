@@ -14,22 +14,10 @@ from rooms.errors import RoomError
 from rooms.games import Seating, WordRules
 from rooms.models import GameRecord, Player, Room
 
-# Keys of the room protocol that are not the engine's: the action's name (sent to the
-# engine as "type") and the client's reference number (echoed only in errors).
-ROOM_KEYS = ("action", "ref")
 TABLE_VIEW = "table"
 
 
-def engine_action(message: dict[str, Any]) -> dict[str, Any]:
-    """``{"action": "lock_guess", …, "ref": 3}`` → ``{"type": "lock_guess", …}``."""
-    fields = {k: v for k, v in message.items() if k not in ROOM_KEYS}
-    if "type" in fields:
-        # The engine reads "type" as the action's name: never let a client pick it twice.
-        raise RoomError("bad_action", _("Name the action in 'action' only."))
-    return {"type": message["action"], **fields}
-
-
-class DecryptoGame(play.EngineGame):
+class Decrypto(play.EngineGame):
     name = "decrypto"
     title = _("Decrypto")
     home_template = "decrypto/home_card.html"
@@ -42,7 +30,7 @@ class DecryptoGame(play.EngineGame):
     engine = engine
     rules = services
     record = Record
-    actions = frozenset(ACTION_NAMES.values())
+    actions = frozenset(ACTION_NAMES)
     room_actions: dict[str, Any] = {}
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
@@ -69,7 +57,7 @@ class DecryptoGame(play.EngineGame):
     def apply(
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
     ) -> engine.State:
-        return services.apply(state, player, engine_action(message), now)
+        return services.apply(state, player, message, now)
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.
@@ -89,4 +77,4 @@ class DecryptoGame(play.EngineGame):
         return payload
 
 
-GAME = DecryptoGame()
+GAME = Decrypto()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +20,8 @@ from rooms.games import Game, get_game
 from rooms.models import GameRecord, Player, Room
 from rooms.services import bump, locked_room_by_pk, remember, save_fields
 
+Record = TypeVar("Record", bound=GameRecord)
+
 
 def as_datetime(timestamp: float | None) -> datetime | None:
     """An engine's time (Unix seconds) as a database timestamp."""
@@ -27,16 +29,19 @@ def as_datetime(timestamp: float | None) -> datetime | None:
 
 
 def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
-    """The room's current (or last) game of the room's game kind.
+    """The room's current (or last) game of the room's game kind."""
+    return latest_record(room, (game or get_game(room.game)).record)
+
+
+def latest_record(room: Room, model: type[Record]) -> Record | None:
+    """The room's newest game stored in ``model``: the one reader of a game's record.
 
     Every writer of a game record holds the room's row lock, so reading it under that
     lock needs no lock of its own.
     """
-    game = game or get_game(room.game)
-    table = game.record._meta.db_table
     # Plain SQL: read on every move (see rooms.services.locked_room).
-    found = game.record.objects.raw(
-        f"SELECT * FROM {table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
+    found = model.objects.raw(
+        f"SELECT * FROM {model._meta.db_table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
         [room.pk],
     )
     return next(iter(found), None)
