@@ -35,6 +35,46 @@ class WordRules:
     spaces: bool
 
 
+class EngineState(Protocol):
+    """What the rooms read of any engine's state: its rules' mode (scored per mode)."""
+
+    @property
+    def rules(self) -> Any: ...
+
+
+class Engine(Protocol):
+    """A game's pure rules engine, as ``rooms.play.EngineGame`` drives it (a module).
+
+    No Django, no clock, no global random: time comes in as ``now``. Every refusal is
+    one exception type with a stable ``code``, ``message`` and ``params``.
+    """
+
+    def state_from_json(self, data: dict[str, Any]) -> Any: ...
+
+    def state_to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def expire(self, state: Any, *, now: float) -> Any:
+        """The state after a passed deadline, or ``state`` itself when nothing is due."""
+
+    def deadline(self, state: Any) -> float | None: ...
+
+    def outcome(self, state: Any) -> Any | None:
+        """``None`` while the game runs; what the room scores once it is over."""
+
+
+class RoomRules(Protocol):
+    """A game's own room rules (``<game>/services.py``): dealing from seats, house rules
+    and the room's tally."""
+
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[Any, dict[str, Any]]: ...
+
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None: ...
+
+    def score(self, board: dict[str, Any], mode: Any, outcome: Any) -> dict[str, Any]: ...
+
+
 class Game(Protocol):
     """A game a room can play: its seats, and a small engine protocol over opaque states.
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomError
-from rooms.games import Game, get_game
+from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.models import GameRecord, Player, Room
 from rooms.services import bump, locked_room_by_pk, remember, save_fields
 
@@ -178,8 +178,8 @@ class EngineGame:
     """The parts of a ``rooms.games.Game`` that only forward to its engine and its own
     room-rules module (``<game>/services.py``); a game adds its seats, views and moves."""
 
-    engine: Any  # the pure rules engine: state_from_json, expire, deadline, outcome, ...
-    rules: Any  # the game's room rules: deal, set_house_rules, score
+    engine: Engine  # the pure rules engine (a module)
+    rules: RoomRules  # the game's room rules (its services module)
     stylesheet: str | None = None
 
     def howto_template(self, language: str) -> str:
@@ -192,10 +192,7 @@ class EngineGame:
     def deal(
         self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
     ) -> tuple[Any, dict[str, Any]]:
-        result: tuple[Any, dict[str, Any]] = self.rules.deal(
-            room, players, mode=mode, seed=seed, recent=recent, now=now
-        )
-        return result
+        return self.rules.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
 
     def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
         self.rules.set_house_rules(room, options)
