@@ -14,3 +14,8 @@ class RoomError(Exception):
         self.code = code
         self.message = message
         self.params = params
+
+
+class RoomBusy(Exception):
+    """The room's row is locked by another transaction: the clock, which locks rooms with
+    ``SKIP LOCKED``, moves on to the next and comes back on its next pass."""
