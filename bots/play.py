@@ -9,6 +9,7 @@ last change; that moment is measured from the database, so a restart forgets not
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -60,14 +61,25 @@ def next_due(now: float) -> float | None:
     return min(found, default=None)
 
 
-def step(now: float | None = None, due: list[str] | None = None) -> int:
+def step(now: float | None = None, due: list[str] | None = None, budget: float | None = None) -> int:
     """One move for every room whose bot is due; how many moves were made.
 
-    ``due``: the rooms already found due (``due_rooms``).
+    ``due``: the rooms already found due (``due_rooms``). ``budget``: seconds after which
+    the rest wait for the next pass (taken in random order, so none waits for ever), so
+    a crowd of bots cannot hold up the clock's deadlines.
     """
     now = time.time() if now is None else now
     quiet_since = play.as_datetime(now - think_seconds())
-    return sum(move(slug, quiet_since) for slug in (due_rooms(now) if due is None else due))
+    rooms = due_rooms(now) if due is None else list(due)
+    if budget is not None:
+        random.shuffle(rooms)
+    stop = None if budget is None else time.monotonic() + budget
+    moves = 0
+    for slug in rooms:
+        if stop is not None and time.monotonic() > stop:
+            break
+        moves += move(slug, quiet_since)
+    return moves
 
 
 def move(slug: str, quiet_since: Any) -> int:

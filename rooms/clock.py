@@ -31,6 +31,7 @@ _started = threading.Event()
 
 POLL_EVERY = 2.0  # seconds between passes with nothing due sooner
 PURGE_EVERY = 3600.0  # seconds between retention passes (rooms, expired sessions)
+BOT_BUDGET = 0.5  # seconds of bot moves per pass before deadlines are looked at again
 WAKE_MARGIN = 0.005  # wake just after a due time, not just before it
 APPLICATION_NAME = "wordrooms-clock"
 
@@ -70,7 +71,7 @@ def find_due(now: float) -> Due:
     return due
 
 
-def work(due: Due, now: float) -> int:
+def work(due: Due, now: float, budget: float | None = None) -> int:
     """Do what ``due`` found; how many game moves were made (deadlines and bots)."""
     from bots.play import step
     from rooms.services import presence_sweep
@@ -81,9 +82,10 @@ def work(due: Due, now: float) -> int:
             applied += get_game(name).expire_due(now, found)
     if due.stale_presence:
         presence_sweep()
-    # AI teammates make their moves on this clock (no browser needed, restarts forgotten).
+    # AI teammates make their moves on this clock (no browser needed, restarts forgotten);
+    # a pass gives them BOT_BUDGET seconds, then looks at the deadlines again.
     if due.bot_rooms:
-        applied += step(now, due.bot_rooms)
+        applied += step(now, due.bot_rooms, budget)
     return applied
 
 
@@ -138,7 +140,7 @@ def run(stop: threading.Event, poll: float = POLL_EVERY) -> None:
             close_old_connections()
             now = time.time()
             due = find_due(now)
-            if work(due, now):
+            if work(due, now, BOT_BUDGET):
                 wake = time.time()  # a move changes what is due next: look again at once
             elif due.next_at is not None:
                 wake = min(wake, due.next_at + WAKE_MARGIN)
