@@ -67,3 +67,18 @@ def test_the_environment_file_names_every_setting() -> None:
     names |= {"DATABASE_URL"}  # read by dj_database_url
     missing = names - set(recipe.env_file())
     assert not missing, f"deploy/wordrooms.env.example does not name {sorted(missing)}"
+
+
+def test_the_environment_file_passes_check_deploy() -> None:
+    """The example environment, with a real key, is clean for Django's deployment check."""
+    import os
+    import sys
+
+    keep = {"PATH", "HOME", "LANG"}
+    env = {key: value for key, value in os.environ.items() if key in keep}
+    env.update(recipe.env_file())
+    env.update(SECRET_KEY="k" * 20 + "-a-long-random-secret-for-this-test-only-0123456789")
+    env.update(DJANGO_SETTINGS_MODULE="config.settings")
+    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+    result = subprocess.run(command, cwd=recipe.ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
