@@ -76,7 +76,7 @@ def timer_room(slug: str) -> float:
     act("ann", {"action": "submit_clues", **stamp, "clues": CLUES})
     game = DecryptoGame.objects.get(room__slug=slug)
     assert game.deadline is not None
-    return game.deadline.timestamp()
+    return float(game.deadline.timestamp())
 
 
 def versions(prefix: str) -> int:

@@ -159,7 +159,7 @@ def check_forged_addresses(check: Check, site: Site, daphne_port: int) -> None:
     # from earlier runs cannot interfere.
     source = f"127.{random.randint(10, 250)}.{random.randint(1, 250)}.{random.randint(1, 250)}"
     tries = ROOM_LIMIT + 7
-    results = Counter()
+    results: Counter[int] = Counter()
     for _ in range(tries):
         forged = ", ".join(f"{random.randint(1, 223)}.{random.randint(0, 255)}.0.{n}" for n in (1, 2))
         status, _ = site.join(f"forged-{secrets.token_hex(4)}", "Mallory", source=source, forged=forged)
@@ -172,7 +172,7 @@ def check_forged_addresses(check: Check, site: Site, daphne_port: int) -> None:
     )
     # The same forgery sent to Daphne itself is believed (--proxy-headers): why Daphne
     # listens on loopback only. A figure, not a check.
-    direct = Counter()
+    direct: Counter[int] = Counter()
     for _ in range(3):
         forged = f"{random.randint(1, 223)}.{random.randint(0, 255)}.1.1"
         direct[_forged_direct(daphne_port, forged, site.host)] += 1

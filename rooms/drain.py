@@ -51,14 +51,15 @@ def install() -> None:
         return drained
 
     kill_all_applications.drains_first = True  # type: ignore[attr-defined]
-    Server.kill_all_applications = kill_all_applications  # type: ignore[method-assign]
+    Server.kill_all_applications = kill_all_applications
 
 
 def stop_listening() -> int:
     """Close this process's listening ports (TCP or UNIX); how many."""
     from twisted.internet import reactor, tcp
 
-    ports = [reader for reader in reactor.getReaders() if isinstance(reader, tcp.Port)]  # type: ignore[attr-defined]
+    readers = reactor.getReaders()  # type: ignore[misc]
+    ports = [reader for reader in readers if isinstance(reader, tcp.Port)]
     for port in ports:
         port.stopListening()
     return len(ports)
