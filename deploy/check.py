@@ -207,9 +207,7 @@ def _forged_direct(port: int, forged: str, host: str) -> int:
         conn.close()
 
 
-async def join_room(
-    check: Check, site: Site, slug: str
-) -> tuple[list[Player], dict[str, Player], dict[str, Player]]:
+async def join_room(site: Site, slug: str) -> tuple[list[Player], dict[str, Player], dict[str, Player]]:
     """Eight browsers: a spymaster and an operative per team, four watchers."""
     seats = [("Red spymaster", "red"), ("Red operative", "red"), ("Blue spymaster", "blue"),
              ("Blue operative", "blue")] + [(f"Watcher {n}", "watch") for n in range(1, 5)]  # fmt: skip
@@ -234,7 +232,7 @@ async def join_room(
 async def check_game(check: Check, site: Site, ports: list[int]) -> list[Player]:
     print("a whole Codenames game through the proxy", flush=True)
     slug = f"deploy-check-{secrets.token_hex(3)}"
-    players, spymasters, operatives = await join_room(check, site, slug)
+    players, spymasters, operatives = await join_room(site, slug)
     spread = {port: sockets_on(port) for port in ports}
     check.expect(
         all(spread.values()) and sum(spread.values()) == len(players),
@@ -382,8 +380,11 @@ def main() -> None:
     finally:
         check.stop_all()
         drop_database(database_url)
-    print(f"deploy-check: {'FAILED: ' + '; '.join(check.failures) if check.failures else 'passed'} "
-          f"in {perf_counter() - started:.0f} s (logs in {prefix})")  # fmt: skip
+    if check.failures:
+        print(f"deploy-check: FAILED: {'; '.join(check.failures)} (logs in {prefix})")
+    else:
+        shutil.rmtree(prefix, ignore_errors=True)
+        print(f"deploy-check: passed in {perf_counter() - started:.0f} s")
     sys.exit(1 if check.failures else 0)
 
 
