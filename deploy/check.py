@@ -36,7 +36,7 @@ from time import perf_counter
 
 from bench.servers import _die_with_parent, free_port
 from deploy import recipe
-from deploy.client import Player, Site
+from deploy.client import Player, Site, own_address
 from deploy.game import play_codenames
 
 ROOM_LIMIT = 5  # LIMIT_ROOMS_PER_IP for the check: small, so forging is quick to count
@@ -155,9 +155,7 @@ def check_health(check: Check, site: Site, ports: list[int]) -> None:
 
 def check_forged_addresses(check: Check, site: Site, daphne_port: int) -> None:
     print(f"forged X-Forwarded-For (LIMIT_ROOMS_PER_IP={ROOM_LIMIT}/hour)", flush=True)
-    # A loopback address of this run's own (Linux routes 127/8 to lo): counts in Redis
-    # from earlier runs cannot interfere.
-    source = f"127.{random.randint(10, 250)}.{random.randint(1, 250)}.{random.randint(1, 250)}"
+    source = own_address()
     tries = ROOM_LIMIT + 7
     results: Counter[int] = Counter()
     for _ in range(tries):
@@ -212,11 +210,12 @@ async def join_room(site: Site, slug: str) -> tuple[list[Player], dict[str, Play
     seats = [("Red spymaster", "red"), ("Red operative", "red"), ("Blue spymaster", "blue"),
              ("Blue operative", "blue")] + [(f"Watcher {n}", "watch") for n in range(1, 5)]  # fmt: skip
     players = []
+    source = own_address()  # one home network for the whole table
     for name, seat in seats:
-        status, session = await asyncio.to_thread(site.join, slug, name, seat)
+        status, session = await asyncio.to_thread(site.join, slug, name, seat, source)
         if status != 302 or session is None:
             raise RuntimeError(f"{name} could not join: HTTP {status}")
-        players.append(Player(site, slug, name, session))
+        players.append(Player(site, slug, name, session, source))
     # One after another with no request in between: nginx's round-robin alternates them.
     for player in players:
         await player.start()

@@ -12,6 +12,7 @@ import asyncio
 import http.client
 import itertools
 import json
+import random
 import ssl
 from collections import Counter
 from dataclasses import dataclass
@@ -28,6 +29,12 @@ from bench.bots import apply_ops
 
 SERVICE_RESTART = 1012
 _refs = itertools.count(1)
+
+
+def own_address() -> str:
+    """A loopback address for one run (Linux routes all of 127/8 to lo): the limits count
+    per address in Redis for an hour, so runs must not share one."""
+    return f"127.{random.randint(10, 250)}.{random.randint(1, 250)}.{random.randint(1, 250)}"
 
 
 def tls_context() -> ssl.SSLContext:
@@ -100,8 +107,9 @@ class Site:
 class Player:
     """One browser tab's socket in one room."""
 
-    def __init__(self, site: Site, slug: str, name: str, session: str) -> None:
+    def __init__(self, site: Site, slug: str, name: str, session: str, source: str | None = None) -> None:
         self.site, self.slug, self.name, self.session = site, slug, name, session
+        self.source = source  # the loopback address its connections come from
         self.ws: ClientConnection | None = None
         self.state: dict[str, Any] = {}
         self.version = -1
@@ -130,6 +138,7 @@ class Player:
             open_timeout=10,
             close_timeout=2,
             max_size=None,
+            local_addr=(self.source, 0) if self.source else None,
         )
 
     async def start(self) -> None:
