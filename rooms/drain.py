@@ -12,7 +12,8 @@ clock's presence sweep (a minute). Here Daphne's shutdown step first drains:
    without its backoff, and the proxy hands it to another process;
 4. clear those players' presence in the database and push the rooms whose players now
    show away (the push reaches the other processes through Redis);
-5. wait until every request and move under way has finished (``DRAIN_TIMEOUT`` at most);
+5. wait until every request and move under way has finished (``DRAIN_TIMEOUT`` at most;
+   a socket that finished its handshake meanwhile is drained too);
 
 then Daphne's own shutdown goes on and the process exits 0.
 
@@ -116,40 +117,45 @@ async def clear_presence(players: list[tuple[int, str]]) -> int:
     return len(rooms)
 
 
-async def wait_for_applications(server: Any, timeout: float) -> int:
-    """Wait until every application instance (request, socket, move) has finished; how
-    many were still running at the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        running = [
-            details["application_instance"]
-            for details in list(server.connections.values())
-            if "application_instance" in details and not details["application_instance"].done()
-        ]
-        if not running or time.monotonic() > deadline:
-            return len(running)
-        await asyncio.wait(running, timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+def _running(server: Any) -> list[asyncio.Future[Any]]:
+    return [
+        details["application_instance"]
+        for details in list(server.connections.values())
+        if "application_instance" in details and not details["application_instance"].done()
+    ]
 
 
 async def drain(server: Any) -> None:
+    """Steps 1–5 above. Steps 2–4 repeat until the end: a handshake that was under way
+    when listening stopped opens a socket afterwards, and it is drained like the rest."""
     started = time.monotonic()
     stop_listening()
-    sockets = room_sockets()
-    players: list[tuple[int, str]] = []
-    for socket in sockets:
-        socket.closing = True  # frames still arriving start no move
-        if socket.player_pk is not None:
-            players.append((socket.player_pk, socket.slug))
-            socket.player_pk = None  # counted out here: its disconnect must not count again
-    closed = close_websockets(server)
-    rooms = await clear_presence(players)
-    left = await wait_for_applications(server, DRAIN_TIMEOUT)
+    drained: set[Any] = set()
+    closed = counted = rooms = 0
+    while True:
+        players: list[tuple[int, str]] = []
+        for socket in room_sockets():
+            if socket in drained:
+                continue
+            drained.add(socket)
+            socket.closing = True  # frames still arriving start no move
+            if socket.player_pk is not None:
+                players.append((socket.player_pk, socket.slug))
+                socket.player_pk = None  # counted out here: its disconnect must not count again
+        closed += close_websockets(server)
+        rooms += await clear_presence(players)
+        counted += len(players)
+        running = _running(server)
+        left = DRAIN_TIMEOUT - (time.monotonic() - started)
+        if not running or left <= 0:
+            break
+        await asyncio.wait(running, timeout=min(0.1, left))
     log.warning(
         "drained in %.2f s: %d sockets closed with %d, %d players counted out in %d rooms%s",
         time.monotonic() - started,
         closed,
         SERVICE_RESTART,
-        len(players),
+        counted,
         rooms,
-        f", {left} still running were cancelled" if left else "",
+        f", {len(running)} still running were cancelled" if running else "",
     )
