@@ -20,9 +20,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 
 from rooms.games import game_names, get_game
 
@@ -57,7 +58,10 @@ def find_due(now: float) -> Due:
 
     due = Due()
     upcoming: list[float | None] = []
-    with transaction.atomic():
+    # One transaction on PostgreSQL (one commit instead of one per query); SQLite reads
+    # in autocommit, since its transactions here begin IMMEDIATE and would take the
+    # write lock from the players' moves.
+    with nullcontext() if connection.vendor == "sqlite" else transaction.atomic():
         for name in game_names():
             game = get_game(name)
             due.deadlines[name] = due_deadlines(game, now)
@@ -150,8 +154,6 @@ def run(stop: threading.Event, poll: float = POLL_EVERY) -> None:
         except Exception:
             log.exception("game clock pass failed")
         stop.wait(max(0.0, wake - time.time()))
-    from django.db import connection
-
     connection.close()
 
 

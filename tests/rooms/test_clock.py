@@ -104,3 +104,26 @@ def test_a_room_locked_elsewhere_is_skipped_not_waited_for() -> None:
         holder.join(timeout=10)
     assert version("clock-locked") == before
     assert clock.sweep(now=later) == 1  # free again: its bot moves
+
+
+def test_an_idle_pass_reads_in_one_transaction_and_knows_when_to_wake() -> None:
+    """Nothing due: the pass only reads (one transaction on PostgreSQL) and names the
+    moment the next bot will be due, so the clock sleeps until then instead of polling."""
+    _room("clock-idle", "en", MODES["standard"])
+    _deal_and_leave("clock-idle", MODES["standard"])
+    changed = Room.objects.get(slug="clock-idle").updated_at.timestamp()
+    queries: list[tuple[str, bool]] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        queries.append((sql, connection.in_atomic_block))
+        return execute(sql, params, many, context)
+
+    now = changed + 0.5  # within the bots' think time
+    with connection.execute_wrapper(record):
+        due = clock.find_due(now)
+        assert clock.work(due, now) == 0
+    assert due.bot_rooms == [] and not any(due.deadlines.values())
+    assert due.next_at == pytest.approx(changed + settings.BOT_THINK_SECONDS, abs=0.01)
+    assert queries and all(sql.lstrip().upper().startswith("SELECT") for sql, _ in queries)
+    if connection.vendor == "postgresql":
+        assert all(atomic for _, atomic in queries)
