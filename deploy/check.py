@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 from time import perf_counter
@@ -269,6 +270,13 @@ async def check_drain(check: Check, site: Site, players: list[Player], ports: li
         seconds = perf_counter() - started
     except MoveFailed:
         seconds = float("inf")
+    moved = [p for p in players if p.closed_at]
+    if moved:
+        phases = [
+            max(getattr(p, name) for p in moved) - started for name in ("closed_at", "reopened_at", "live_at")
+        ]
+        print("  the moved players' last close seen at {:.2f} s, socket open again at {:.2f} s, "
+              "first state at {:.2f} s".format(*phases))  # fmt: skip
     codes = Counter[int]()
     for player in players:
         codes.update(player.closes)
@@ -288,10 +296,20 @@ async def check_drain(check: Check, site: Site, players: list[Player], ports: li
     drained = [line for line in log.splitlines() if "drained in" in line]
     check.expect(code == 0, f"the stopped process exited with {code}: {' '.join(drained)[-160:]}")
     check.expect(sockets_on(survivor) == len(players), f"all {len(players)} sockets now on {survivor}")
-    from deploy.game import GameFigures, move
 
-    await move(players[0], players, {"action": "start_game"}, GameFigures())
-    check.expect(True, "a new game dealt after the drain reached every socket")
+    # The next game with a bot operative, which only the clock process moves: its moves
+    # reach every socket through Redis.
+    from deploy.game import GameFigures, move, until_the_bot_moves
+
+    spymasters, operatives = {"red": players[0], "blue": players[2]}, {"blue": players[3]}
+    await move(players[1], players, {"action": "sit", "team": "", "role": "spectator"}, GameFigures())
+    bot = {"action": "add_bot", "team": "red", "role": "operative"}
+    await move(players[0], players, bot, GameFigures())
+    seconds = await until_the_bot_moves(spymasters, operatives, players, "red")
+    check.expect(
+        True,
+        f"next game: the clock's bot operative moved {seconds:.1f} s after the clue, seen by every socket",
+    )
 
 
 def presence_counts(database_url: str, slug_prefix: str) -> list[int]:
@@ -300,7 +318,7 @@ def presence_counts(database_url: str, slug_prefix: str) -> list[int]:
     with psycopg.connect(database_url) as db:
         rows = db.execute(
             "SELECT p.connections FROM rooms_player p JOIN rooms_room r ON r.id = p.room_id "
-            "WHERE r.slug LIKE %s ORDER BY p.id",
+            "WHERE r.slug LIKE %s AND NOT p.bot ORDER BY p.id",
             [slug_prefix + "%"],
         ).fetchall()
     return [int(row[0]) for row in rows]
@@ -375,6 +393,7 @@ def main() -> None:
         check.expect(clock_proc.wait(timeout=20) == 0, "the clock stopped on SIGTERM with exit code 0")
     except Exception as error:  # a step that could not even run is a failure too
         check.failures.append(f"{type(error).__name__}: {error}")
+        traceback.print_exc()
         print(f"  FAIL {type(error).__name__}: {error}", flush=True)
     finally:
         check.stop_all()

@@ -117,9 +117,10 @@ class Player:
         self.errors: dict[int, dict[str, Any]] = {}
         self.closes: Counter[int] = Counter()
         self.opened = 0  # sockets opened (reconnects included)
-        self.opened_at = 0.0
         self.gaps = 0
         self.live = False  # a state has arrived on the socket now open
+        # When the last close was seen, the socket opened again, and its first state came.
+        self.closed_at = self.reopened_at = self.live_at = 0.0
         self.running = True
         self.task: asyncio.Task[None] | None = None
 
@@ -159,7 +160,7 @@ class Player:
                     pass
                 code = ws.close_code if ws.close_code is not None else 1006
                 self.closes[code] += 1
-                self.ws, self.live = None, False
+                self.ws, self.live, self.closed_at = None, False, perf_counter()
                 if not self.running:
                     return
                 if code != SERVICE_RESTART:
@@ -167,7 +168,7 @@ class Player:
             try:
                 self.ws = await self._open()
                 self.opened += 1
-                self.opened_at = perf_counter()
+                self.reopened_at = perf_counter()
             except (OSError, TimeoutError, WebSocketException):
                 self.closes[-1] += 1  # a reconnect that failed to open
                 await asyncio.sleep(0.5)
@@ -176,7 +177,8 @@ class Player:
         message = json.loads(text)
         kind = message.get("type")
         if kind == "state":
-            self.live = True
+            if not self.live:
+                self.live, self.live_at = True, perf_counter()
             self.state, self.version = message, message["version"]
             self.versions.add(self.version)
         elif kind == "patch":
