@@ -61,7 +61,7 @@ def test_the_units_run_daphne_behind_the_proxy_and_one_clock() -> None:
 
 def test_the_environment_file_names_every_setting() -> None:
     settings = (recipe.ROOT / "config" / "settings.py").read_text()
-    names = set(re.findall(r'_env_(?:bool|list)\("([A-Z_]+)"', settings))
+    names = set(re.findall(r'_env_\w+\("([A-Z_]+)"', settings))
     names |= set(re.findall(r'os\.environ\.get\("([A-Z_]+)"', settings))
     names -= {"TEST_DB_NAME", "GAME_CLOCK"}  # tests only; set by the units themselves
     names |= {"DATABASE_URL"}  # read by dj_database_url
