@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data
+.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data \
+	deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +53,12 @@ bench: $(STAMP)
 # Load: bots play real moves against the product and a bare Channels floor, interleaved.
 loadtest: $(STAMP)
 	$(BIN)/python -m bench.loadtest $(LOADTEST_ARGS)
+
+# The production recipe (deploy/) started from its own files on loopback: nginx, two Daphne
+# processes and the clock on PostgreSQL + Redis (DATABASE_URL, REDIS_URL; it creates and
+# drops its own database). Health, a game through the proxy, forged addresses, a drain.
+deploy-check: $(STAMP) messages
+	$(BIN)/python -m deploy.check
 
 # Every screen of both games, every role, English and Italian, phone/laptop (+TV for the
 # table view): PNGs in screenshots/<language>/<size>/ for people to review.

@@ -33,6 +33,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     # Only ever used on a developer's machine: DEBUG defaults on and nothing is public.
     SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
+# Rotation: the new key in SECRET_KEY, the old one here (comma-separated) until the
+# sessions signed with it no longer matter (docs/operations.md).
+SECRET_KEY_FALLBACKS = _env_list("SECRET_KEY_FALLBACKS", [])
 
 # Never "*": the WebSocket Origin check reads this list, and a wildcard would let any
 # site open a socket with a visitor's session cookie.
@@ -223,7 +226,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# The thread that applies game deadlines (timers) with no browser open; one per process.
+# The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
+# process: on for `make run`; false for the Daphne processes of a site that runs
+# `manage.py clock` once (deploy/systemd/).
 GAME_CLOCK = _env_bool("GAME_CLOCK", True)
 
 # Rooms idle this long are deleted by the clock (and `manage.py purge_rooms`).

@@ -30,3 +30,8 @@ def engine_errors(rule_error: type[Exception], messages: Mapping[str, Any]) -> I
     except rule_error as error:
         code, message = getattr(error, "code", "bad_action"), getattr(error, "message", str(error))
         raise RoomError(code, messages.get(code, message), **getattr(error, "params", {})) from None
+
+
+class RoomBusy(Exception):
+    """The room's row is locked by another transaction: the clock, which locks rooms with
+    ``SKIP LOCKED``, moves on to the next and comes back on its next pass."""

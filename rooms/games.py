@@ -97,8 +97,10 @@ class Game(Protocol):
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""
 
-    def expire_due(self, now: float) -> int:
-        """Apply every passed deadline of this game's records (the clock); how many."""
+    def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
+        """Apply every passed deadline of this game's records (the clock); how many.
+
+        ``due``: the (record, room) pairs already found due (``rooms.play.due_deadlines``)."""
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Raise RoomError when the running game forbids this change; else record what it must."""

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
-from rooms.errors import RoomError
+from rooms.errors import RoomBusy, RoomError
 from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.models import GameRecord, Player, Room
 from rooms.services import bump, locked_room_by_pk, remember, save_fields
@@ -145,32 +145,53 @@ def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
     bump(room)
 
 
-def expire_due(game: Game, now: float) -> int:
+def due_deadlines(game: Game, now: float) -> list[tuple[int, int]]:
+    """(record, room) of every unfinished game of ``game`` whose deadline has passed."""
+    model = game.record
+    return list(
+        model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
+    )
+
+
+def next_deadline(game: Game, now: float) -> float | None:
+    """The earliest deadline of ``game`` still to come, as Unix seconds."""
+    from django.db.models import Min
+
+    found = game.record.objects.filter(finished=False, deadline__gt=as_datetime(now)).aggregate(
+        at=Min("deadline")
+    )["at"]
+    return None if found is None else float(found.timestamp())
+
+
+def expire_due(game: Game, now: float, due: list[tuple[int, int]] | None = None) -> int:
     """Apply every passed deadline of ``game``, whoever is connected; the count applied.
 
-    Each game is re-read under its room's lock, so several server processes sweeping at
-    once apply a deadline once.
+    ``due``: the deadlines already found (``due_deadlines``). Each game is re-read under
+    its room's lock, taken with ``SKIP LOCKED``: a room another clock or a move holds is
+    left to it (a move applies a passed deadline first), so clocks never queue.
     """
     model = game.record
-    due = model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
     applied = 0
-    for record_id, room_id in list(due):
-        with locked_room_by_pk(room_id) as room:
-            record = model.objects.get(pk=record_id)
-            if record.finished or record.deadline is None or record.deadline > as_datetime(now):
-                continue  # another process, or an action, got there first
-            state = game.load(record.state)
-            expired = game.expire(state, now)
-            if expired is not state:
-                save(room, game, record, expired)
-                applied += 1
-                continue
-            # Nothing the clock can do (a Codenames clue's time only shows, CN-24): keep
-            # a future deadline, drop a past one so the sweep stops selecting it.
-            left = game.deadline(state)
-            model.objects.filter(pk=record.pk).update(
-                deadline=as_datetime(left) if left is not None and left > now else None
-            )
+    for record_id, room_id in due_deadlines(game, now) if due is None else due:
+        try:
+            with locked_room_by_pk(room_id, skip_locked=True) as room:
+                record = model.objects.get(pk=record_id)
+                if record.finished or record.deadline is None or record.deadline > as_datetime(now):
+                    continue  # another process, or an action, got there first
+                state = game.load(record.state)
+                expired = game.expire(state, now)
+                if expired is not state:
+                    save(room, game, record, expired)
+                    applied += 1
+                    continue
+                # Nothing the clock can do (a Codenames clue's time only shows, CN-24):
+                # keep a future deadline, drop a past one so the sweep stops selecting it.
+                left = game.deadline(state)
+                model.objects.filter(pk=record.pk).update(
+                    deadline=as_datetime(left) if left is not None and left > now else None
+                )
+        except RoomBusy:
+            continue
     return applied
 
 
@@ -222,5 +243,5 @@ class EngineGame:
         """A move through the one game path (the caller holds the room's lock)."""
         act(room, list(room.players.all()), player, message)
 
-    def expire_due(self, now: float) -> int:
-        return expire_due(self, now)  # type: ignore[arg-type]
+    def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
+        return expire_due(self, now, due)  # type: ignore[arg-type]

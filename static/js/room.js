@@ -91,6 +91,12 @@ function connect() {
       showOffline(_("This link was revoked: ask its owner for the new one."));
       return;
     }
+    // 1012: the server is restarting and handed us on; another process takes us at once.
+    if (event.code === 1012) {
+      retry = 0;
+      connect();
+      return;
+    }
     // Exponential backoff with jitter, so a restarted server is not stampeded; after
     // "too many from your network" (4008), wait longer still.
     const ceiling = event.code === 4008 ? 60000 : 10000;
