@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -219,12 +221,14 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# Prometheus metrics at /metrics on each process's own port (rooms/metrics.py); never
+# through the proxy.
+METRICS = _env_bool("METRICS", False)
+
+# Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
+# (config/logs.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"))
 
 # The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
 # process: on for `make run`; false for the Daphne processes of a site that runs
