@@ -27,7 +27,7 @@ from typing import Any
 from django.conf import settings
 
 CHECK_TIMEOUT = 2.0  # seconds each dependency gets to answer
-PATHS = ("/healthz", "/readyz")
+PATHS = ("/healthz", "/readyz", "/metrics")
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -130,6 +130,26 @@ async def _answer(send: Send, status: int, body: dict[str, str], head: bool) -> 
     await send({"type": "http.response.body", "body": b"" if head else payload})
 
 
+async def _metrics(scope: Scope, send: Send, head: bool) -> None:
+    """``/metrics`` (rooms/metrics.py): only with METRICS on, and never to a request that
+    came through a proxy (it carries X-Forwarded-For): a 404, as if there were none."""
+    forwarded = any(name == b"x-forwarded-for" for name, _value in scope.get("headers", []))
+    if not settings.METRICS or forwarded:
+        await _answer(send, 404, {"status": "not found"}, head)
+        return
+    from rooms import metrics
+
+    body, content_type = metrics.page()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", content_type.encode()), (b"cache-control", b"no-store")],
+        }
+    )
+    await send({"type": "http.response.body", "body": b"" if head else body})
+
+
 def with_health_checks(app: ASGIApp) -> ASGIApp:
     """``app`` with ``/healthz`` and ``/readyz`` answered before it sees the request."""
 
@@ -141,7 +161,9 @@ def with_health_checks(app: ASGIApp) -> ASGIApp:
         if method not in ("GET", "HEAD"):
             await _answer(send, 405, {"status": "method not allowed"}, False)
             return
-        if scope["path"] == "/healthz":
+        if scope["path"] == "/metrics":
+            await _metrics(scope, send, method == "HEAD")
+        elif scope["path"] == "/healthz":
             await _answer(send, 200, {"status": "ok"}, method == "HEAD")
         else:
             status, body = await readiness()

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from django.db import close_old_connections, connection, transaction
 
+from rooms import metrics
 from rooms.games import game_names, get_game
 
 log = logging.getLogger(__name__)
@@ -161,21 +162,25 @@ def run(stop: threading.Event, poll: float = POLL_EVERY) -> None:
     """Pass after pass until ``stop`` is set (the current pass always finishes)."""
     keep_connection()
     purged_at = -PURGE_EVERY
+    planned = time.time()
     while not stop.is_set():
         wake = time.time() + poll
         try:
             close_old_connections()
             now = time.time()
+            lag = now - planned
             due = find_due(now)
             if work(due, now, BOT_BUDGET):
                 wake = time.time()  # a move changes what is due next: look again at once
             elif due.next_at is not None:
                 wake = min(wake, due.next_at + WAKE_MARGIN)
+            metrics.clock_pass(lag, time.time() - now)
             if time.monotonic() - purged_at > PURGE_EVERY:
                 purged_at = time.monotonic()
                 purge()
         except Exception:
             log.exception("game clock pass failed")
+        planned = wake
         stop.wait(max(0.0, wake - time.time()))
     connection.close()
 

@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from rooms import db, hub, limits, play, services
+from rooms import db, hub, limits, metrics, play, services
 from rooms.errors import RoomError
 from rooms.i18n import render_message, socket_language
 from rooms.models import Player
@@ -160,6 +160,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.sent_version, self.sent_key, self.sent_you = -1, "", None
         self.hub = hub.get_hub()
         await self.accept()
+        self.metered = True
+        metrics.socket_opened()
         await self.hub.attach(self)
         if seat and seat["flipped"]:
             self.hub.presence_changed(self.slug)
@@ -216,6 +218,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self._uncount_ip()
         if not hasattr(self, "sent_version"):
             return
+        if getattr(self, "metered", False):
+            self.metered = False
+            metrics.socket_closed()
         self.hub.detach(self)
         if self.player_pk is not None:
             # Counted first, whatever else fails: presence must not drift.
@@ -253,14 +258,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
             )
             return
         pushes: list[dict[str, Any]] = []
+        started, action, failed = time.perf_counter(), None, None
         try:
             message = parse_frame(text_data, bytes_data)
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None
+            action = message["action"]
             await self.dispatch_action(message, pushes)
         except RoomError as error:
+            failed = error.code
             await self.send_error(error.code, error.message, ref, error.params)
         except Exception:
             # A bug, not a player's mistake: keep the socket, say little, log it all.
+            failed = "server_error"
             log.exception("room %s: action failed", self.slug)
             await self.send_error(
                 "server_error", "Something went wrong on the server; nothing was changed.", ref
@@ -270,6 +279,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # the way to a refused move, say).
             for snapshot in pushes:
                 await hub.publish(snapshot)
+            if action not in ("ping", "sync"):
+                metrics.action_done(time.perf_counter() - started, failed)
 
     async def dispatch_action(self, message: dict[str, Any], pushes: list[dict[str, Any]]) -> None:
         action = message["action"]
@@ -323,6 +334,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             extra = [] if you == self.sent_you else [["set", ["you"], you]]
             self.sent_version, self.sent_you = snapshot["version"], you
             await self.send(text_data=patches.message(key, extra))
+            metrics.pushed("patch")
         else:
             await self.send_state(snapshot)
 
@@ -339,6 +351,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message["you"],
         )
         await self.send(text_data=hub.encode(message))
+        metrics.pushed("state")
 
     async def _removed(self, snapshot: dict[str, Any]) -> bool:
         """This socket's player was removed by the operators: told once, then closed (4403)."""

@@ -28,7 +28,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rooms import bus, db
+from rooms import bus, db, metrics
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
@@ -310,3 +310,7 @@ async def publish(snapshot: dict[str, Any]) -> None:
         log.warning(
             "room %s: push of version %s not sent", snapshot["slug"], snapshot["version"], exc_info=True
         )
+
+
+# Read at each scrape of /metrics: the rooms this process serves sockets in.
+metrics.follow_rooms(lambda: sum(1 for h in list(_hubs.values()) for r in h.rooms.values() if r.sockets))

@@ -11,7 +11,9 @@ import signal
 import threading
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from prometheus_client import start_http_server
 
 from rooms import clock
 
@@ -23,6 +25,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--poll", type=float, default=clock.POLL_EVERY, help="seconds between passes when idle"
         )
+        parser.add_argument(
+            "--metrics-port",
+            type=int,
+            default=0,
+            help="with METRICS=true, serve the clock's Prometheus metrics on 127.0.0.1:PORT",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         stop = threading.Event()
@@ -30,6 +38,9 @@ class Command(BaseCommand):
         def request_stop(signum: int, frame: Any) -> None:
             stop.set()
 
+        if settings.METRICS and options["metrics_port"]:
+            # Loopback only: like the web processes' /metrics, never reachable from outside.
+            start_http_server(options["metrics_port"], addr="127.0.0.1")
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
         self.stdout.write(f"clock running (idle poll every {options['poll']:g} s)")
