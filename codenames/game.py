@@ -32,6 +32,9 @@ class CodenamesGame(play.EngineGame):
     record = Record
     actions = frozenset(ACTION_NAMES)
     room_actions = {"rotate_spymasters": services.rotate_spymasters}
+    # The room page loads these for this game only (static paths, hashed in production).
+    script = "js/codenames.js"
+    stylesheet = "css/codenames.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         game = services.current_game(room)

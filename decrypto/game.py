@@ -41,6 +41,9 @@ class DecryptoGame(play.EngineGame):
     record = Record
     actions = frozenset(ACTION_NAMES.values())
     room_actions: dict[str, Any] = {}
+    # The room page loads these for this game only (static paths, hashed in production).
+    script = "js/decrypto.js"
+    stylesheet = "css/decrypto.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.

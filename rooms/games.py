@@ -53,6 +53,11 @@ class Game(Protocol):
     # Other room actions of this game, ``name -> handler(room, players, player)``; each
     # changes the room and is followed by a push.
     room_actions: dict[str, Callable[[Room, list[Player], Player], None]]
+    # The game's browser module and stylesheet (static paths): the room page loads them
+    # for this game only. The module exports ``render``, ``title``, ``houseRulesSummary``
+    # and ``howtoSection`` (docs/protocol.md).
+    script: str
+    stylesheet: str
 
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""

@@ -1,10 +1,7 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
 import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
-import * as codenames from "./codenames.js";
-import * as decrypto from "./decrypto.js";
 
-const GAMES = { codenames, decrypto };
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
 
 const root = document.getElementById("room");
@@ -261,16 +258,56 @@ function foldLobby() {
   lobbyDetails.open = !running;
 }
 
+// ---- the game's own module and stylesheet ---------------------------------------------------
+// The server names each game's script and stylesheet (hashed in production): the page
+// loads the room's game, and another game only when the room switches to it.
+const ASSETS = JSON.parse(document.getElementById("game-assets").textContent);
+const modules = {};
+const loading = {};
+
+function loadStylesheet(name) {
+  if (document.querySelector(`link[data-game-css="${name}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href: ASSETS[name].css, dataset: { gameCss: name } });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.append(link);
+  });
+}
+
+// Resolves once both are in, so the game never shows unstyled.
+function loadGame(name) {
+  if (!loading[name]) {
+    loading[name] = Promise.all([import(ASSETS[name].js), loadStylesheet(name)]).then(([module]) => {
+      modules[name] = module;
+      return module;
+    }, (error) => {
+      delete loading[name];  // the next push tries again
+      throw error;
+    });
+  }
+  return loading[name];
+}
+
+// Only the playing game's rules apply: another game's stylesheet is switched off.
+function useStylesheet(name) {
+  for (const link of document.querySelectorAll("link[data-game-css]")) link.disabled = link.dataset.gameCss !== name;
+}
+
 let gameModule = null;
 function render(previous) {
   renderSeats();
   renderWords();
   foldLobby();
   const play = document.getElementById("play");
-  const module = GAMES[state.game];
+  const module = modules[state.game];
+  if (!module && ASSETS[state.game]) {
+    loadGame(state.game).then(() => render(null), (error) => console.error(error));
+  }
   if (module !== gameModule) {
     play.replaceChildren();
     gameModule = module;
+    if (module) useStylesheet(state.game);
   }
   if (module) {
     // Each push redraws the game: keep what the player was doing (focus, caret, open
@@ -337,7 +374,7 @@ if (soundButton) {
 
 const howto = document.getElementById("howto");
 on("howto-open", "click", async (event) => {
-  const module = GAMES[state.game];
+  const module = modules[state.game];
   const rules = document.getElementById("howto-rules");
   rules.replaceChildren(...(module && module.houseRulesSummary ? module.houseRulesSummary(state) : []));
   const body = document.getElementById("howto-body");
