@@ -71,6 +71,13 @@ class DecryptoGame(play.EngineGame):
     ) -> engine.State:
         return services.apply(state, player, engine_action(message), now)
 
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """What the lobby shows, decided here rather than re-derived in the browser."""
+        mode, ready = services.seats_ready(players)
+        low, high = services.TIMER_RANGE
+        timer = {"min": low, "max": high, "step": services.TIMER_STEP, "default": services.DEFAULT_TIMER}
+        return {"deal": {"mode": mode.value, "ready": ready}, "timers": {"timer_seconds": timer}}
+
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.
 

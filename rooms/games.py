@@ -95,6 +95,11 @@ class Game(Protocol):
     def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
         """The room's tally for this game with a finished game counted in."""
 
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """Facts the room's base state carries for the lobby (docs/protocol.md): ``deal``
+        (the mode a deal without one would use, and whether the seats allow it) and
+        ``timers`` (each house-rule timer's range and default)."""
+
     def view_key(self, record: GameRecord, state: Any, player: Player | None) -> str:
         """Which view of the game ``player`` gets (``None``: a visitor); equal keys, equal views."""
 
