@@ -2,6 +2,7 @@
 import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
 import { part, forget } from "./view.js";
+import { modules, knows, loadGame, useStylesheet } from "./games.js";
 
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
 
@@ -261,42 +262,6 @@ function foldLobby() {
   lobbyDetails.open = !running;
 }
 
-// ---- the game's own module and stylesheet ---------------------------------------------------
-// The server names each game's script and stylesheet (hashed in production): the page
-// loads the room's game, and another game only when the room switches to it.
-const ASSETS = JSON.parse(document.getElementById("game-assets").textContent);
-const modules = {};
-const loading = {};
-
-function loadStylesheet(name) {
-  if (document.querySelector(`link[data-game-css="${name}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href: ASSETS[name].css, dataset: { gameCss: name } });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.append(link);
-  });
-}
-
-// Resolves once both are in, so the game never shows unstyled.
-function loadGame(name) {
-  if (!loading[name]) {
-    loading[name] = Promise.all([import(ASSETS[name].js), loadStylesheet(name)]).then(([module]) => {
-      modules[name] = module;
-      return module;
-    }, (error) => {
-      delete loading[name];  // the next push tries again
-      throw error;
-    });
-  }
-  return loading[name];
-}
-
-// Only the playing game's rules apply: another game's stylesheet is switched off.
-function useStylesheet(name) {
-  for (const link of document.querySelectorAll("link[data-game-css]")) link.disabled = link.dataset.gameCss !== name;
-}
-
 let gameModule = null;
 function render(previous) {
   renderSeats();
@@ -304,7 +269,7 @@ function render(previous) {
   foldLobby();
   const play = document.getElementById("play");
   const module = modules[state.game];
-  if (!module && ASSETS[state.game]) {
+  if (!module && knows(state.game)) {
     loadGame(state.game).then(() => render(null), (error) => console.error(error));
   }
   if (module !== gameModule) {
