@@ -71,5 +71,6 @@ export function secondsInput(id, range, value) {
 
 // ---- the clue checks' text folding ---------------------------------------------------------
 // The server sends the folded forms to compare against (Python's casefold); typed text is
-// folded here alike: upper then lower case approximates casefold ("ß" and "SS" compare equal).
-export const fold = (text) => text.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
+// folded here alike: upper then lower case, then the two letters whose lower case is not
+// their folded form (a final sigma, a sharp s). tests/rooms/test_fold.py holds the cases.
+export const fold = (text) => text.normalize("NFC").toUpperCase().toLowerCase().replace(/ς/g, "σ").replace(/ß/g, "ss").normalize("NFC");
