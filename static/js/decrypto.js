@@ -12,11 +12,28 @@ import { head, status, statusText, reveals } from "./decrypto/status.js";
 import { encryptPanel, patchClues, stopDraft } from "./decrypto/encrypt.js";
 import { guessPanel, patchGuess } from "./decrypto/guess.js";
 import { keywordsSlot, sheetsSlot, patchNotes, orderSlot } from "./decrypto/sheets.js";
-import { tiebreakSlot } from "./decrypto/tiebreak.js";
 
 // Top: always first. Main: what to do now. Side: the team's papers (a second column on wide screens).
 const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "tiebreak", "reveal"], side: ["keywords", "sheets", "order", "abandon"] };
 let lastHistory = null;
+// The tie-break's screens, fetched only when a game reaches one (most never do).
+let tiebreak = null;
+let tiebreakLoading = null;
+
+function tiebreakPart(el, data, redraw) {
+  if (!data.tiebreak) {
+    part(el, null, () => null);
+    return;
+  }
+  if (!tiebreak) {
+    tiebreakLoading = tiebreakLoading || import("./decrypto/tiebreak.js").then((module) => {
+      tiebreak = module;
+      redraw();
+    }, () => { tiebreakLoading = null; });
+    return;
+  }
+  part(el, data, tiebreak.tiebreakSlot);
+}
 
 // ---- the end, the lobby, abandoning ----------------------------------------------------------
 function scoreboard(board) {
@@ -185,7 +202,8 @@ export function render(container, state, ctx) {
     current: { ...pick(current, ["team", "encryptor", "clues", "locked"]), guess: guessShown(current.guess) } },
   (data) => (data ? guessPanel(data) : null));
   patchGuess(play);
-  part(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak"]), keywords }, tiebreakSlot);
+  tiebreakPart(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak"]), keywords },
+    () => { if (cur.state === state) render(container, state, ctx); });
   part(el.end, { over, board: boardOf(state), seated: canPlay(state.you) }, endSlot);
   part(el.keywords, { interceptor: Boolean(seat.is_interceptor), over }, keywordsSlot);
   part(el.sheets, { look, ...pick(play, ["number", "phase", "seat", "sheets"]), keywords }, sheetsSlot);
