@@ -1,7 +1,7 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
 import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
-import { part, forget } from "./view.js";
+import { part, forget, keeping } from "./view.js";
 import { modules, knows, loadGame, useStylesheet } from "./games.js";
 
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
@@ -278,8 +278,10 @@ function render(previous) {
     gameModule = module;
     if (module) useStylesheet(state.game);
   }
-  // The game draws its screen in parts (view.js): what the player is doing survives a push.
-  if (module) module.render(play, state, { send, previous, toast, announce });
+  // The game draws its screen in parts (view.js), each keeping what the player is doing;
+  // around the whole, the same helper carries open panels and focus over a change of
+  // screen (the lobby giving way to a dealt game).
+  if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
 }
