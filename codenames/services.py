@@ -59,6 +59,17 @@ def infer_mode(players: list[Player]) -> engine.Mode:
     return engine.Mode.STANDARD
 
 
+def seats_ready(players: list[Player]) -> tuple[engine.Mode, bool]:
+    """The mode a deal without one would use now, and whether the seats allow it."""
+    seated = [p for p in players if p.is_seated]
+    mode = infer_mode(seated)
+    try:
+        check_seats(seated, mode)
+    except RoomError:
+        return mode, False
+    return mode, True
+
+
 def check_seats(players: list[Player], mode: engine.Mode) -> engine.Team | None:
     """Raise unless the seats fit ``mode``; the co-operative team, if any."""
     by_team = {team: [p for p in players if p.team == team] for team in ("red", "blue")}
@@ -134,6 +145,8 @@ def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> d
 
 
 TIMER_RANGE = (30, 300)
+TIMER_STEP = 10
+DEFAULT_SECONDS = {"clue_seconds": 120, "guess_seconds": 90}
 NOTES_MAX = 500
 
 
@@ -163,8 +176,8 @@ def set_house_rules(room: Room, options: dict[str, Any]) -> None:
             raise RoomError("bad_rules", _("House notes are at most %(limit)s characters."), limit=NOTES_MAX)
         # Keep line breaks; drop other control characters that could garble the panel.
         current["notes"] = "".join(ch for ch in notes if ch in "\n\t" or ch.isprintable()).strip()
-    current.setdefault("clue_seconds", 120)
-    current.setdefault("guess_seconds", 90)
+    for name, seconds in DEFAULT_SECONDS.items():
+        current.setdefault(name, seconds)
     room.settings = {**room.settings, "codenames": current}
 
 

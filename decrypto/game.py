@@ -32,6 +32,9 @@ class Decrypto(play.EngineGame):
     record = Record
     actions = frozenset(ACTION_NAMES)
     room_actions: dict[str, Any] = {}
+    # The room page loads these for this game only (static paths, hashed in production).
+    script = "js/decrypto.js"
+    stylesheet = "css/decrypto.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.
@@ -58,6 +61,13 @@ class Decrypto(play.EngineGame):
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
     ) -> engine.State:
         return services.apply(state, player, message, now)
+
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """What the lobby shows, decided here rather than re-derived in the browser."""
+        mode, ready = services.seats_ready(players)
+        low, high = services.TIMER_RANGE
+        timer = {"min": low, "max": high, "step": services.TIMER_STEP, "default": services.DEFAULT_TIMER}
+        return {"deal": {"mode": mode.value, "ready": ready}, "timers": {"timer_seconds": timer}}
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.

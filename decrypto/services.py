@@ -23,6 +23,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from decrypto import engine
+from decrypto.engine.start import check_players
 from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
 from rooms.errors import RoomError, engine_errors
@@ -75,6 +76,18 @@ def rosters(players: list[Player], mode: engine.Mode) -> tuple[list[str], list[s
     return pair[0], lone[0]
 
 
+def seats_ready(players: list[Player]) -> tuple[engine.Mode, bool]:
+    """The mode a deal without one would use now, and whether the seats allow it."""
+    seated = [p for p in players if p.is_seated and p.team in TEAMS]
+    mode = infer_mode(seated)
+    try:
+        white, black = rosters(seated, mode)
+        check_players(mode, tuple(white), tuple(black))
+    except (RoomError, engine.RuleError):
+        return mode, False
+    return mode, True
+
+
 def _keywords_of(state: dict[str, Any]) -> list[str]:
     teams = state.get("teams", {})
     return [word for team in TEAMS for word in teams.get(team, {}).get("keywords", [])]
@@ -122,6 +135,7 @@ def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> d
 
 
 TIMER_RANGE = (15, 120)
+TIMER_STEP = 5
 
 
 def set_house_rules(room: Room, options: dict[str, Any]) -> None:

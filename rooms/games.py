@@ -93,6 +93,11 @@ class Game(Protocol):
     # Other room actions of this game, ``name -> handler(room, players, player)``; each
     # changes the room and is followed by a push.
     room_actions: dict[str, Callable[[Room, list[Player], Player], None]]
+    # The game's browser module and stylesheet (static paths): the room page loads them
+    # for this game only. The module exports ``render``, ``title``, ``houseRulesSummary``
+    # and ``howtoSection`` (docs/protocol.md).
+    script: str
+    stylesheet: str
 
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""
@@ -131,6 +136,11 @@ class Game(Protocol):
 
     def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
         """The room's tally for this game with a finished game counted in."""
+
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """Facts the room's base state carries for the lobby (docs/protocol.md): ``deal``
+        (the mode a deal without one would use, and whether the seats allow it) and
+        ``timers`` (each house-rule timer's range and default)."""
 
     def view_key(self, record: GameRecord, state: Any, player: Player | None) -> str:
         """Which view of the game ``player`` gets (``None``: a visitor); equal keys, equal views."""

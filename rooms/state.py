@@ -81,6 +81,8 @@ def render_snapshot(
         "language": room.language,
         "settings": _public_settings(room.settings),
         "scoreboard": room.scoreboard,
+        # The game's facts for the lobby: the mode a deal would use, the timers' ranges.
+        **game.room_facts(room.settings, players),
     }
     views: dict[str, Any] = {}
     if record is None:
@@ -122,6 +124,7 @@ def empty_snapshot(slug: str) -> dict[str, Any]:
         "language": "en",
         "settings": {},
         "scoreboard": {},
+        **get_game(default_game).room_facts({}, []),
     }
     return {
         "slug": slug,

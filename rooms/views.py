@@ -13,6 +13,7 @@ import segno
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -160,11 +161,20 @@ def _room_page(
         "table": table,
     }
     context["seat_choices"] = _seat_choices(state, context["chosen_game"])
+    # Each game's script and stylesheet, by their static (in production hashed) URLs: the
+    # page loads the room's game now and another one only when the room switches to it.
+    context["game_assets"] = {name: _assets(name) for name in game_names()}
+    context["assets"] = context["game_assets"][state["game"]]
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _assets(name: str) -> dict[str, str]:
+    game = get_game(name)
+    return {"js": static(game.script), "css": static(game.stylesheet)}
 
 
 TEAM_NAMES = {"red": _lazy("Red"), "blue": _lazy("Blue"), "white": _lazy("White"), "black": _lazy("Black")}
