@@ -22,7 +22,6 @@ class Codenames(play.EngineGame):
     name = "codenames"
     title = _("Codenames")
     home_template = "codenames/home_card.html"
-    script = "js/codenames.js"
     seating = Seating(
         teams=("red", "blue"),
         roles=("spymaster", "operative"),

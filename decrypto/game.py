@@ -21,8 +21,6 @@ class Decrypto(play.EngineGame):
     name = "decrypto"
     title = _("Decrypto")
     home_template = "decrypto/home_card.html"
-    script = "js/decrypto.js"
-    stylesheet = "css/decrypto.css"
     seating = Seating(teams=("white", "black"), roles=("player",))
     # Own keywords may be short phrases (DC-16 allows phrases for clues, and a group's
     # inside jokes make good keywords).

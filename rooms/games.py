@@ -148,15 +148,9 @@ class Game(Protocol):
     def view(self, record: GameRecord, state: Any, key: str) -> dict[str, Any]:
         """The game as the seats of ``key`` may see it: the only path game state takes out."""
 
-    # What the site shows of the game, each carried by the game's own app (its templates/
-    # and static/ folders), so the pages name no game:
+    # The home page's card: what the game is and who can play it (a template of the
+    # game's app; the pages name no game).
     home_template: str
-    """The home page card's text: what the game is and who can play it (a template)."""
-    script: str
-    """The game's ES module (a static path); it exports ``render``, ``title``,
-    ``houseRulesSummary`` and ``howtoSection`` (static/js/README.md)."""
-    stylesheet: str | None
-    """Its own stylesheet (a static path), if it has one."""
 
     def howto_template(self, language: str) -> str:
         """The rules page fragment in ``language`` (one of settings.LANGUAGES)."""

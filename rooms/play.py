@@ -201,7 +201,9 @@ class EngineGame:
 
     engine: Engine  # the pure rules engine (a module)
     rules: RoomRules  # the game's room rules (its services module)
-    stylesheet: str | None = None
+
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        return {}
 
     def howto_template(self, language: str) -> str:
         # <game>/templates/howto/<game>/<language>.html, in the game's own app.
