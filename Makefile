@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data \
+.PHONY: run test lint format messages translations install install-prod clean bench loadtest screenshots bots-data \
 	deploy-check
 
 $(BIN)/python:
@@ -19,6 +19,12 @@ $(STAMP): pyproject.toml requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# A server's install (docs/operations.md): the runtime requirements alone, no test or lint
+# tools, into $(VENV) (make install-prod VENV=/srv/wordrooms/.venv).
+install-prod: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
 
 messages: $(STAMP)
 	@if [ -d locale ] && command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v0; fi

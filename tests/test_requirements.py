@@ -1,0 +1,63 @@
+"""The runtime install (requirements.txt, `make install-prod`) carries every package the
+app imports, and no test or lint tool is needed to run it."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ("config", "rooms", "codenames", "decrypto", "bots")
+LOCAL = {*APP, "bench", "deploy", "tests", "manage"}
+# Build-time only (make bots-data: requirements-build.txt), imported inside `bots build`.
+BUILD_ONLY = {ROOT / "bots" / "build.py"}
+
+
+def _names(path: Path) -> set[str]:
+    return {re.split(r"[<=>\[ ;]", line.strip())[0].lower().replace("_", "-")
+            for line in path.read_text().splitlines()
+            if line.strip() and not line.startswith(("#", "-r"))}  # fmt: skip
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found - LOCAL - set(sys.stdlib_module_names)
+
+
+def test_every_app_import_is_a_runtime_requirement() -> None:
+    runtime = _names(ROOT / "requirements.txt")
+    dev_only = _names(ROOT / "requirements-dev.txt") - runtime
+    build = _names(ROOT / "requirements-build.txt")
+    owners = packages_distributions()
+    checked = 0
+    for folder in APP:
+        for path in (ROOT / folder).rglob("*.py"):
+            if path in BUILD_ONLY or "migrations" in path.parts:
+                continue
+            for module in _imports(path) - build:
+                dists = {d.lower().replace("_", "-") for d in owners.get(module, [])}
+                assert dists, (
+                    f"{path.relative_to(ROOT)} imports {module}, not installed"
+                )
+                assert not dists & dev_only, f"{path.relative_to(ROOT)} imports {module}, a dev-only package"
+                # A package pulled in by a requirement (asgiref by Django) is fine; one that
+                # nothing in requirements.txt brings would be missing from a server.
+                checked += 1
+    assert checked > 20
+
+
+def test_runtime_requirements_are_pinned_and_name_no_dev_tool() -> None:
+    runtime = _names(ROOT / "requirements.txt")
+    assert {"django", "channels", "daphne", "prometheus-client"} <= runtime
+    assert not runtime & {"pytest", "playwright", "ruff", "mypy", "hypothesis"}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            assert "==" in line, f"not pinned: {line}"
