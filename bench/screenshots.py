@@ -3,7 +3,8 @@
     python -m bench.screenshots                   # English and Italian, phone and laptop (+ TV)
     python -m bench.screenshots --languages en --out /tmp/shots
 
-Seeds each scene of ``tests/screens.py`` in a throwaway SQLite database, serves it with
+Seeds each scene of ``bench/scenes.py`` (``tests/test_screens.py`` checks the same
+scenes) in a throwaway SQLite database, serves it with
 the production command (Daphne, in-memory channel layer, no game clock so no timer
 moves a scene on) and writes ``<out>/<language>/<size>/<scene>.png`` (full page).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -37,6 +39,17 @@ def _configure(database: Path) -> None:
     django.setup()
 
 
+def _wait_port(port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the server did not listen on {port} within {timeout} s")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -58,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         from django.core.management import call_command
         from django.db import connections
 
-        from tests import screens
-        from tests.conftest import CHROMIUM_ARGS, DaphneServer, wait_port
+        from bench import scenes as screens
+        from bench.scenes import CHROMIUM_ARGS
+        from bench.servers import free_port
 
         call_command("migrate", interactive=False, verbosity=0)
         names = tuple(n for n in args.scenes.split(",") if n) or screens.SCENE_NAMES
@@ -69,13 +83,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seeded {len(scenes)} scenes in {time.monotonic() - started:.1f} s")
 
         out = Path(args.out)
-        server = DaphneServer(redis_url="")
-        # The production command, as the tests start it, without its access log.
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(server.port)]
-        server.proc = subprocess.Popen(
-            [*command, "config.asgi:application"], cwd=ROOT, env=server.env, stdout=subprocess.DEVNULL
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        # The production command, without its access log, on the throwaway database.
+        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        server = subprocess.Popen(
+            [*command, "config.asgi:application"], cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL
         )
-        wait_port(server.port, 30)
+        _wait_port(port, 30)
         count, failed = 0, 0
         try:
             from playwright.sync_api import sync_playwright
@@ -87,9 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                         target = out / scene.language / size / f"{scene.name}.png"
                         target.parent.mkdir(parents=True, exist_ok=True)
                         try:
-                            context, page = screens.open_scene(
-                                browser, server.url, scene, screens.SIZES[size]
-                            )
+                            context, page = screens.open_scene(browser, url, scene, screens.SIZES[size])
                             try:
                                 page.screenshot(path=str(target), full_page=True)
                                 count += 1
@@ -100,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"{scene.language}/{size}/{scene.name}: {error}", file=sys.stderr)
                 browser.close()
         finally:
-            server.stop()
+            server.terminate()
+            server.wait(timeout=10)
         print(f"{count} screenshots in {out.resolve()} ({time.monotonic() - started:.0f} s)")
         if failed:
             print(f"{failed} screens could not be shot (above)", file=sys.stderr)

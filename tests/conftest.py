@@ -18,6 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.sessions.backends.db import SessionStore
 
+from bench.scenes import CHROMIUM_ARGS
 from config.asgi import application
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -304,16 +305,6 @@ def capture_frames(page: Any) -> list[str]:
 
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 def _database_url() -> str:

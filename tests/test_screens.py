@@ -1,4 +1,4 @@
-"""Every screen of both games, for every role, on a phone and a laptop (tests/screens.py).
+"""Every screen of both games, for every role, on a phone and a laptop (bench/scenes.py).
 
 Each scene is seeded in the database, opened in a real browser as its player would see it,
 and held to the same invariants: no sideways scrolling, readable text, the primary actions
@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import close_and_settle
-from tests.screens import (
+from bench.scenes import (
     LAPTOP,
     PHONE,
     SCENE_NAMES,
@@ -33,6 +32,7 @@ from tests.screens import (
     in_thread,
     open_scene,
 )
+from tests.conftest import close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

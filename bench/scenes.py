@@ -21,6 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+# Debian's Chromium, headless, as the browser tests and `make screenshots` launch it.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
 # ---- sizes ---------------------------------------------------------------------------------
 
 PHONE: dict[str, Any] = {
@@ -127,9 +139,14 @@ class SeededRoom:
         return data
 
     def session(self, name: str) -> str:
-        from tests.conftest import make_session
+        """A saved session for the player, as the browser holds after joining; its key."""
+        from django.contrib.sessions.backends.db import SessionStore
 
-        return make_session(self.uids[name], name=name)
+        store = SessionStore()
+        store["uid"], store["name"] = self.uids[name], name
+        store.create()
+        assert store.session_key
+        return store.session_key
 
     def device_path(self, name: str) -> str:
         """The player's second-device link (created as the key-phone button does)."""
