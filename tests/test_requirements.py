@@ -44,9 +44,7 @@ def test_every_app_import_is_a_runtime_requirement() -> None:
                 continue
             for module in _imports(path) - build:
                 dists = {d.lower().replace("_", "-") for d in owners.get(module, [])}
-                assert dists, (
-                    f"{path.relative_to(ROOT)} imports {module}, not installed"
-                )
+                assert dists, f"{path.relative_to(ROOT)} imports {module}, not installed"
                 assert not dists & dev_only, f"{path.relative_to(ROOT)} imports {module}, a dev-only package"
                 # A package pulled in by a requirement (asgiref by Django) is fine; one that
                 # nothing in requirements.txt brings would be missing from a server.
