@@ -72,12 +72,26 @@ def go(request: HttpRequest) -> HttpResponse:
     return redirect("room", slug=slug)
 
 
+def _lowercase(request: HttpRequest, view: str, slug: str) -> HttpResponse:
+    """A room typed with capitals: the same room, its query kept. Checked before anything
+    is rendered, so ``/r/Friday/?table=1`` still reaches the table view, never the
+    opener's own (secret) view."""
+    if not SLUG_ANY_CASE_RE.fullmatch(slug):
+        raise Http404("no such room")
+    if view == "room" and request.GET.get("table") == "1":
+        view = "table"
+    url = reverse(view, args=[slug.lower()])
+    query = request.GET.copy()
+    query.pop("table", None)
+    if query:
+        url += "?" + query.urlencode()
+    return HttpResponseRedirect(url, status=301)
+
+
 @require_GET
 def room(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_valid_slug(slug):
-        if SLUG_ANY_CASE_RE.fullmatch(slug):
-            return HttpResponseRedirect(reverse("room", args=[slug.lower()]), status=301)
-        raise Http404("no such room")
+        return _lowercase(request, "room", slug)
     if request.GET.get("table") == "1":
         return redirect("table", slug=slug)
     return _room_page(request, slug)
@@ -93,7 +107,7 @@ def table(request: HttpRequest, slug: str) -> HttpResponse:
     ``/ws/r/<slug>/table/``, is served the same way).
     """
     if not is_valid_slug(slug):
-        raise Http404("no such room")
+        return _lowercase(request, "table", slug)
     return _room_page(request, slug, state=room_state(slug=slug, uid=None), table=True)
 
 

@@ -223,3 +223,15 @@ def test_home_page_says_who_can_play_and_links_the_rules(client: Client) -> None
     body = client.get("/").content.decode()
     assert "2–3 players" in body and "Interceptor" in body
     assert 'href="/how-to-play/codenames/"' in body and 'href="/how-to-play/decrypto/"' in body
+
+
+def test_table_view_typed_with_capitals_is_still_a_visitors(client: Client) -> None:
+    """The 301 to the lowercase room keeps ?table=1's meaning: never the opener's own view."""
+    client.post("/r/friday-fun/join/", {"name": "Ada"})
+    response = client.get("/r/Friday-Fun/?table=1")
+    assert response.status_code == 301 and response["Location"] == "/r/friday-fun/table/"
+    response = client.get("/r/Friday-Fun/table/")
+    assert response.status_code == 301 and response["Location"] == "/r/friday-fun/table/"
+    # Other parameters survive the lowercasing.
+    response = client.get("/r/Friday-Fun/?game=decrypto")
+    assert response.status_code == 301 and response["Location"] == "/r/friday-fun/?game=decrypto"
