@@ -38,6 +38,8 @@ LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
 TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
+RELOAD_EVERY = 1.0  # seconds between two reads of a room for out-of-date pings
+_reloaded: dict[str, float] = {}  # room -> when it was last read for one
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -287,7 +289,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if action == "ping":
             await self.send(text_data=PONG)
             if message.get("version") != self.sent_version:
-                await self.send_state(await self.hub.reload(self.slug), force=True)
+                await self.send_state(await self._fresh_snapshot(), force=True)
             return
         if action == "sync":
             # The process's own copy: it is the latest version this process knows, kept
@@ -303,6 +305,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await db.call_collecting(pushes, handler, self, message)
         else:
             await db.call_collecting(pushes, self.game_action, message)
+
+    async def _fresh_snapshot(self) -> dict[str, Any]:
+        """The room read afresh (a client says it missed something), at most once per
+        RELOAD_EVERY per room: a reload renders every view and pushes to every socket, so
+        a socket repeating out-of-date pings must not make each one cost that."""
+        now = time.monotonic()
+        if now - _reloaded.get(self.slug, -RELOAD_EVERY) < RELOAD_EVERY:
+            return await self.hub.snapshot(self.slug)
+        if len(_reloaded) > 10_000:
+            _reloaded.clear()
+        _reloaded[self.slug] = now
+        return await self.hub.reload(self.slug)
 
     def game_action(self, message: dict[str, Any]) -> None:
         refused: RoomError | None = None

@@ -1,6 +1,7 @@
 """The live layer through the real consumer, on the in-memory layer and on Redis."""
 
 import json
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -67,6 +68,31 @@ async def test_ping_with_a_stale_version_gets_the_whole_state(channel_layer: str
     state = await ada.receive_type("state")
     assert state["version"] == await _room_version("lobby-ping")
     await ada.close()
+
+
+async def test_repeated_stale_pings_read_the_room_once(channel_layer: str, monkeypatch: Any) -> None:
+    """Out-of-date pings are each answered with the whole state, but a socket repeating
+    them does not make every one read the room and push it to every socket again."""
+    from rooms import consumers, hub
+
+    await joined_client("lobby-pings", "Ada")
+    tv = Client("lobby-pings", path="/ws/r/lobby-pings/table/")
+    await tv.connect()
+    reads: list[str] = []
+    original = hub.Hub.reload
+
+    async def counted(self: Any, slug: str) -> dict[str, Any]:
+        reads.append(slug)
+        return await original(self, slug)
+
+    monkeypatch.setattr(hub.Hub, "reload", counted)
+    consumers._reloaded.pop("lobby-pings", None)
+    for _ in range(8):
+        await tv.send({"action": "ping", "version": -5})
+        assert (await tv.receive())["type"] == "pong"
+        assert (await tv.receive_type("state"))["version"] == await _room_version("lobby-pings")
+    assert reads == ["lobby-pings"]
+    await tv.close()
 
 
 BAD_FRAMES = [
