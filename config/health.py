@@ -133,7 +133,8 @@ async def _answer(send: Send, status: int, body: dict[str, str], head: bool) -> 
 async def _metrics(scope: Scope, send: Send, head: bool) -> None:
     """``/metrics`` (rooms/metrics.py): only with METRICS on, and never to a request that
     came through a proxy (it carries X-Forwarded-For): a 404, as if there were none."""
-    forwarded = any(name == b"x-forwarded-for" for name, _value in scope.get("headers", []))
+    proxied = {b"x-forwarded-for", b"x-real-ip", b"forwarded"}
+    forwarded = any(name in proxied for name, _value in scope.get("headers", []))
     if not settings.METRICS or forwarded:
         await _answer(send, 404, {"status": "not found"}, head)
         return

@@ -31,7 +31,11 @@ _limiter: tuple[Any, strategies.RateLimiter] | None = None
 # handshake or a page (the check then lets the request through).
 REDIS_TIMEOUT = 1.0
 WARN_EVERY = 60.0  # seconds between two warnings that the counter's store is away
+# After a failure the store is left alone this long: a hung Redis then costs one
+# timeout now and then, not one on every handshake and page.
+BACK_OFF = 10.0
 _warned_at = -WARN_EVERY
+_away_until = 0.0
 
 
 def enabled() -> bool:
@@ -70,12 +74,16 @@ def hit(rule: str, *keys: str | None) -> bool:
 
     No key (a test's socket has no address) or limits turned off: always allowed.
     """
+    global _away_until
     if not enabled() or not all(keys):
+        return True
+    if time.monotonic() < _away_until and not settings.RATE_LIMITS_STORAGE.startswith("memory"):
         return True
     try:
         allowed = _rate_limiter().hit(parse(settings.RATE_LIMITS[rule]), rule, *[str(k) for k in keys])
     except Exception:
         # The counter's store (Redis) is away: a game night goes on without limits.
+        _away_until = time.monotonic() + BACK_OFF
         _warn_store_away()
         return True
     if not allowed:

@@ -51,4 +51,5 @@ async def test_metrics_are_off_by_default_and_never_through_a_proxy(settings: An
     assert (await scrape())[0] == 404
     settings.METRICS = True
     assert (await scrape())[0] == 200
-    assert (await scrape([(b"x-forwarded-for", b"203.0.113.9")]))[0] == 404
+    for header in (b"x-forwarded-for", b"x-real-ip", b"forwarded"):
+        assert (await scrape([(header, b"203.0.113.9")]))[0] == 404
