@@ -224,6 +224,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# Each server process checks its rooms' versions against the database this often (a push
+# lost to a Redis outage heals within it) and vouches for its players every 4 checks.
+PUSH_CHECK_SECONDS = float(os.environ.get("PUSH_CHECK_SECONDS", "5"))
+
 # The thread that applies game deadlines (timers) with no browser open; one per process.
 GAME_CLOCK = _env_bool("GAME_CLOCK", True)
 

@@ -31,6 +31,7 @@ import base64
 import hashlib
 import json
 import logging
+import os
 import secrets
 import struct
 import time
@@ -195,8 +196,12 @@ class RedisBus(Sealer):
         super().__init__(address, key, origin)
         # Commands time out; the listener's blocking read does not (redis-py 8 reads a
         # subscription with no timeout whatever socket_timeout says).
+        # Named after the process, so CLIENT LIST tells whose connections are whose.
         self.client = redis.asyncio.Redis.from_url(
-            address, socket_timeout=COMMAND_TIMEOUT, socket_connect_timeout=COMMAND_TIMEOUT
+            address,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=COMMAND_TIMEOUT,
+            client_name=f"{settings.REDIS_PREFIX}-bus-{os.getpid()}",
         )
         self.pubsub = self.client.pubsub()
         self._lock = asyncio.Lock()  # one command at a time on the subscription connection

@@ -28,12 +28,15 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from rooms import bus, db
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
 
-CHECK_EVERY = 5.0  # seconds between version checks against the database
+# Seconds between version checks against the database (PUSH_CHECK_SECONDS).
+CHECK_EVERY = float(getattr(settings, "PUSH_CHECK_SECONDS", 5.0))
 TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
 UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
 PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
