@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data
+.PHONY: run test lint format messages translations install clean bench loadtest screenshots bots-data \
+	deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,15 +45,20 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Figures, not verdicts: queries and bytes per action; with LIVE=http://host:port also
-# the push latency to every screen of ROOMS rooms dealing at once (needs a running server).
+# Figures, not verdicts: queries per action, view time, bytes per state and per patch.
 bench: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput -v0
-	$(BIN)/python manage.py bench $(if $(LIVE),--live $(LIVE) --rooms $(or $(ROOMS),20))
+	$(BIN)/python -m bench.costs
 
 # Load: bots play real moves against the product and a bare Channels floor, interleaved.
 loadtest: $(STAMP)
 	$(BIN)/python -m bench.loadtest $(LOADTEST_ARGS)
+
+# The production recipe (deploy/) started from its own files on loopback: nginx, two Daphne
+# processes and the clock on PostgreSQL + Redis (DATABASE_URL, REDIS_URL; it creates and
+# drops its own database). Health, a game through the proxy, forged addresses, a drain.
+deploy-check: $(STAMP) messages
+	$(BIN)/python -m deploy.check
 
 # Every screen of both games, every role, English and Italian, phone/laptop (+TV for the
 # table view): PNGs in screenshots/<language>/<size>/ for people to review.

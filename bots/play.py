@@ -9,6 +9,7 @@ last change; that moment is measured from the database, so a restart forgets not
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from django.conf import settings
 
 from bots import associations, codenames, decrypto
 from rooms import play, services
-from rooms.errors import RoomError
+from rooms.errors import RoomBusy, RoomError
 from rooms.games import get_game
 from rooms.models import GameRecord, Player, Room
 
@@ -31,30 +32,70 @@ def think_seconds() -> float:
     return float(getattr(settings, "BOT_THINK_SECONDS", 2.5))
 
 
-def step(now: float | None = None) -> int:
-    """One move for every room whose bot is due; how many moves were made."""
-    now = time.time() if now is None else now
+def _rooms_with_bots(name: str) -> Any:
+    # One query per game, each a plain join ("<game>_games": GameRecord's related name):
+    # one OR across both record tables would join them against each other.
+    return Room.objects.filter(game=name, players__bot=True, **{f"{name}_games__finished": False})
+
+
+def due_rooms(now: float) -> list[str]:
+    """The rooms with a bot in an unfinished game, quiet for the bots' think time."""
     quiet_since = play.as_datetime(now - think_seconds())
     due: list[str] = []
     for name in sorted(DECIDE):
-        # One query per game, each a plain join ("<game>_games": GameRecord's related
-        # name): one OR across both record tables would join them against each other.
-        due += (
-            Room.objects.filter(
-                game=name,
-                players__bot=True,
-                updated_at__lte=quiet_since,
-                **{f"{name}_games__finished": False},
-            )
-            .values_list("slug", flat=True)
-            .distinct()
-        )
-    return sum(move(slug, quiet_since) for slug in due)
+        rooms = _rooms_with_bots(name).filter(updated_at__lte=quiet_since)
+        due += rooms.values_list("slug", flat=True).distinct()
+    return due
+
+
+def next_due(now: float) -> float | None:
+    """When the next bot of a room changed within its think time will be due (Unix s)."""
+    from django.db.models import Min
+
+    quiet_since = play.as_datetime(now - think_seconds())
+    latest = [
+        _rooms_with_bots(name).filter(updated_at__gt=quiet_since).aggregate(at=Min("updated_at"))["at"]
+        for name in sorted(DECIDE)
+    ]
+    found = [at.timestamp() + think_seconds() for at in latest if at is not None]
+    return min(found, default=None)
+
+
+def step(now: float | None = None, due: list[str] | None = None, budget: float | None = None) -> int:
+    """One move for every room whose bot is due; how many moves were made.
+
+    ``due``: the rooms already found due (``due_rooms``). ``budget``: seconds after which
+    the rest wait for the next pass (taken in random order, so none waits for ever), so
+    a crowd of bots cannot hold up the clock's deadlines.
+    """
+    now = time.time() if now is None else now
+    quiet_since = play.as_datetime(now - think_seconds())
+    rooms = due_rooms(now) if due is None else list(due)
+    if budget is not None:
+        random.shuffle(rooms)
+    stop = None if budget is None else time.monotonic() + budget
+    moves = 0
+    for slug in rooms:
+        if stop is not None and time.monotonic() > stop:
+            break
+        moves += move(slug, quiet_since)
+    return moves
 
 
 def move(slug: str, quiet_since: Any) -> int:
-    """The first bot of the room with something to do makes its move (1), else 0."""
-    with services.locked_room(slug) as room:
+    """The first bot of the room with something to do makes its move (1), else 0.
+
+    The room is locked with ``SKIP LOCKED``: a room another clock (or a player's move)
+    holds is skipped, and looked at again on the next pass.
+    """
+    try:
+        return _move(slug, quiet_since)
+    except RoomBusy:
+        return 0
+
+
+def _move(slug: str, quiet_since: Any) -> int:
+    with services.locked_room(slug, skip_locked=True) as room:
         if room.updated_at > quiet_since:
             return 0  # another server's clock moved first: this bot thinks again
         game = get_game(room.game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -12,6 +13,9 @@ from rooms import services
 from rooms.errors import RoomError
 from rooms.games import get_game
 from rooms.models import Player
+
+if TYPE_CHECKING:
+    from rooms.consumers import RoomConsumer
 
 # The games whose seats a bot can fill: those a bot can play (bots/play.py).
 GAMES = frozenset(DECIDE)
@@ -57,3 +61,11 @@ def remove_bot(*, slug: str, uid: str | None, bot: object) -> None:
             raise RoomError("game_running", _("Bots leave between games, not during one."))
         found.delete()
         services.bump(room)
+
+
+def add_bot_action(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    add_bot(slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role"))
+
+
+def remove_bot_action(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+    remove_bot(slug=consumer.slug, uid=consumer.uid, bot=message.get("bot"))

@@ -141,7 +141,7 @@ def play_decrypto(language: str, mode: str, seed: int, tally: DecryptoTally) -> 
             if message is None:
                 continue
             tally.seconds.append(time.perf_counter() - started)
-            action = decrypto_engine.action_from_json({"type": message.pop("action"), **message})
+            action = decrypto_engine.action_from_json(message)
             state = decrypto_engine.apply(state, player, action, now=0.0)
             break
         else:

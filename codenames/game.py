@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from codenames import engine, services
 from codenames.engine.actions import ACTION_NAMES
+from codenames.engine.clues import fold
 from codenames.models import CodenamesGame as Record
 from rooms import play
 from rooms.errors import RoomError
@@ -17,9 +18,10 @@ from rooms.models import GameRecord, Player, Room
 SPYMASTER_VIEW, TABLE_VIEW = "spymaster", "table"
 
 
-class CodenamesGame(play.EngineGame):
+class Codenames(play.EngineGame):
     name = "codenames"
     title = _("Codenames")
+    home_template = "codenames/home_card.html"
     seating = Seating(
         teams=("red", "blue"),
         roles=("spymaster", "operative"),
@@ -32,6 +34,9 @@ class CodenamesGame(play.EngineGame):
     record = Record
     actions = frozenset(ACTION_NAMES)
     room_actions = {"rotate_spymasters": services.rotate_spymasters}
+    # The room page loads these for this game only (static paths, hashed in production).
+    script = "js/codenames.js"
+    stylesheet = "css/codenames.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         game = services.current_game(room)
@@ -51,6 +56,16 @@ class CodenamesGame(play.EngineGame):
     ) -> engine.State:
         return services.apply(state, player, message, now)
 
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """What the lobby shows, decided here rather than re-derived in the browser."""
+        mode, ready = services.seats_ready(players)
+        low, high = services.TIMER_RANGE
+        timers = {
+            name: {"min": low, "max": high, "step": services.TIMER_STEP, "default": seconds}
+            for name, seconds in services.DEFAULT_SECONDS.items()
+        }
+        return {"deal": {"mode": mode.value, "ready": ready}, "timers": timers}
+
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """Two views (CN-S1): spymasters see the key; operatives, spectators and visitors do not."""
         return SPYMASTER_VIEW if player is not None and player.role == "spymaster" else TABLE_VIEW
@@ -61,7 +76,10 @@ class CodenamesGame(play.EngineGame):
         payload["number"] = record.number
         # A bot clue's intended words are the key's secret until the game is over (CN-S2).
         payload["explanations"] = dict(record.bot_notes) if state.over else {}
+        if key == SPYMASTER_VIEW and not state.over:
+            # CN-10's comparison form of each card (Python's casefold), for the clue form.
+            payload["folded_words"] = [fold(word) for word in state.words]
         return payload
 
 
-GAME = CodenamesGame()
+GAME = Codenames()

@@ -9,8 +9,7 @@ stale screen is refused, never applied twice.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -19,25 +18,21 @@ from django.utils.translation import gettext_lazy as _
 from codenames import engine
 from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
-from rooms.errors import RoomError
+from rooms.errors import RoomError, engine_errors
 from rooms.models import Player, Room
+from rooms.play import latest_record
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
 BOARD_SIZE = 25
 
 
-@contextmanager
-def rule_errors() -> Iterator[None]:
-    """The engine's refusals as room errors, in words the players' language will carry."""
-    try:
-        yield
-    except engine.RuleError as error:
-        raise RoomError(error.code, ENGINE_MESSAGES.get(error.code, error.message), **error.params) from None
+def rule_errors() -> AbstractContextManager[None]:
+    return engine_errors(engine.RuleError, ENGINE_MESSAGES)
 
 
 def current_game(room: Room) -> CodenamesGame | None:
-    return room.codenames_games.order_by("-number").first()
+    return latest_record(room, CodenamesGame)
 
 
 def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
@@ -62,6 +57,17 @@ def infer_mode(players: list[Player]) -> engine.Mode:
     if len(spymasters) == 1 and operatives and teams_with_players == {spymasters[0].team}:
         return engine.Mode.COOP
     return engine.Mode.STANDARD
+
+
+def seats_ready(players: list[Player]) -> tuple[engine.Mode, bool]:
+    """The mode a deal without one would use now, and whether the seats allow it."""
+    seated = [p for p in players if p.is_seated]
+    mode = infer_mode(seated)
+    try:
+        check_seats(seated, mode)
+    except RoomError:
+        return mode, False
+    return mode, True
 
 
 def check_seats(players: list[Player], mode: engine.Mode) -> engine.Team | None:
@@ -139,6 +145,8 @@ def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> d
 
 
 TIMER_RANGE = (30, 300)
+TIMER_STEP = 10
+DEFAULT_SECONDS = {"clue_seconds": 120, "guess_seconds": 90}
 NOTES_MAX = 500
 
 
@@ -168,8 +176,8 @@ def set_house_rules(room: Room, options: dict[str, Any]) -> None:
             raise RoomError("bad_rules", _("House notes are at most %(limit)s characters."), limit=NOTES_MAX)
         # Keep line breaks; drop other control characters that could garble the panel.
         current["notes"] = "".join(ch for ch in notes if ch in "\n\t" or ch.isprintable()).strip()
-    current.setdefault("clue_seconds", 120)
-    current.setdefault("guess_seconds", 90)
+    for name, seconds in DEFAULT_SECONDS.items():
+        current.setdefault(name, seconds)
     room.settings = {**room.settings, "codenames": current}
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -33,6 +35,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     # Only ever used on a developer's machine: DEBUG defaults on and nothing is public.
     SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
+# Rotation: the new key in SECRET_KEY, the old one here (comma-separated) until the
+# sessions signed with it no longer matter (docs/operations.md).
+SECRET_KEY_FALLBACKS = _env_list("SECRET_KEY_FALLBACKS", [])
 
 # Never "*": the WebSocket Origin check reads this list, and a wildcard would let any
 # site open a socket with a visitor's session cookie.
@@ -208,7 +213,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.storage.StaticStorage"
         )
     },
 }
@@ -217,18 +222,22 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# Prometheus metrics at /metrics on each process's own port (rooms/metrics.py); never
+# through the proxy.
+METRICS = _env_bool("METRICS", False)
 
 # Each server process checks its rooms' versions against the database this often (a push
 # lost to a Redis outage heals within it) and vouches for its players every 4 checks.
 PUSH_CHECK_SECONDS = float(os.environ.get("PUSH_CHECK_SECONDS", "5"))
 
-# The thread that applies game deadlines (timers) with no browser open; one per process.
+# Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
+# (config/logs.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"))
+
+# The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
+# process: on for `make run`; false for the Daphne processes of a site that runs
+# `manage.py clock` once (deploy/systemd/).
 GAME_CLOCK = _env_bool("GAME_CLOCK", True)
 
 # Rooms idle this long are deleted by the clock (and `manage.py purge_rooms`).

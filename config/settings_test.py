@@ -1,7 +1,7 @@
 """Test settings: the same app, with static files served from the source folders."""
 
 from .settings import *  # noqa: F403
-from .settings import STORAGES, _env_bool
+from .settings import INSTALLED_APPS, STORAGES, _env_bool
 
 STORAGES = {
     **STORAGES,
@@ -17,3 +17,7 @@ GAME_CLOCK = _env_bool("GAME_CLOCK", False)
 # Every test client comes from 127.0.0.1, and counts in Redis outlive a run: the limits
 # are off unless a test turns them on (tests/rooms/test_limits.py), or RATE_LIMITS=true.
 RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", False)
+
+# A game that exists only in the tests (tests/tinygame/): adding a game to the site is
+# this one line, which tests/rooms/test_plugin_game.py proves by playing it.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.tinygame"]

@@ -14,24 +14,13 @@ from rooms.errors import RoomError
 from rooms.games import Seating, WordRules
 from rooms.models import GameRecord, Player, Room
 
-# Keys of the room protocol that are not the engine's: the action's name (sent to the
-# engine as "type") and the client's reference number (echoed only in errors).
-ROOM_KEYS = ("action", "ref")
 TABLE_VIEW = "table"
 
 
-def engine_action(message: dict[str, Any]) -> dict[str, Any]:
-    """``{"action": "lock_guess", …, "ref": 3}`` → ``{"type": "lock_guess", …}``."""
-    fields = {k: v for k, v in message.items() if k not in ROOM_KEYS}
-    if "type" in fields:
-        # The engine reads "type" as the action's name: never let a client pick it twice.
-        raise RoomError("bad_action", _("Name the action in 'action' only."))
-    return {"type": message["action"], **fields}
-
-
-class DecryptoGame(play.EngineGame):
+class Decrypto(play.EngineGame):
     name = "decrypto"
     title = _("Decrypto")
+    home_template = "decrypto/home_card.html"
     seating = Seating(teams=("white", "black"), roles=("player",))
     # Own keywords may be short phrases (DC-16 allows phrases for clues, and a group's
     # inside jokes make good keywords).
@@ -39,8 +28,11 @@ class DecryptoGame(play.EngineGame):
     engine = engine
     rules = services
     record = Record
-    actions = frozenset(ACTION_NAMES.values())
+    actions = frozenset(ACTION_NAMES)
     room_actions: dict[str, Any] = {}
+    # The room page loads these for this game only (static paths, hashed in production).
+    script = "js/decrypto.js"
+    stylesheet = "css/decrypto.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.
@@ -66,7 +58,14 @@ class DecryptoGame(play.EngineGame):
     def apply(
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
     ) -> engine.State:
-        return services.apply(state, player, engine_action(message), now)
+        return services.apply(state, player, message, now)
+
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """What the lobby shows, decided here rather than re-derived in the browser."""
+        mode, ready = services.seats_ready(players)
+        low, high = services.TIMER_RANGE
+        timer = {"min": low, "max": high, "step": services.TIMER_STEP, "default": services.DEFAULT_TIMER}
+        return {"deal": {"mode": mode.value, "ready": ready}, "timers": {"timer_seconds": timer}}
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.
@@ -86,4 +85,4 @@ class DecryptoGame(play.EngineGame):
         return payload
 
 
-GAME = DecryptoGame()
+GAME = Decrypto()

@@ -16,16 +16,19 @@ whichever room colour they sit at. ``DecryptoGame.seat_teams`` remembers the roo
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from decrypto import engine
+from decrypto.engine.start import check_players
 from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
-from rooms.errors import RoomError
+from rooms.errors import RoomError, engine_errors
 from rooms.models import Player, Room
+from rooms.play import latest_record
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")
@@ -34,11 +37,11 @@ DEFAULT_TIMER = 30  # DC-8
 
 
 def current_game(room: Room) -> DecryptoGame | None:
-    return room.decrypto_games.order_by("-number").first()
+    return latest_record(room, DecryptoGame)
 
 
-def _room_error(error: engine.RuleError) -> RoomError:
-    return RoomError(error.code, ENGINE_MESSAGES.get(error.code, error.message), **error.params)
+def rule_errors() -> AbstractContextManager[None]:
+    return engine_errors(engine.RuleError, ENGINE_MESSAGES)
 
 
 def room_rules(room: Room, mode: engine.Mode) -> engine.Rules:
@@ -73,6 +76,18 @@ def rosters(players: list[Player], mode: engine.Mode) -> tuple[list[str], list[s
     return pair[0], lone[0]
 
 
+def seats_ready(players: list[Player]) -> tuple[engine.Mode, bool]:
+    """The mode a deal without one would use now, and whether the seats allow it."""
+    seated = [p for p in players if p.is_seated and p.team in TEAMS]
+    mode = infer_mode(seated)
+    try:
+        white, black = rosters(seated, mode)
+        check_players(mode, tuple(white), tuple(black))
+    except (RoomError, engine.RuleError):
+        return mode, False
+    return mode, True
+
+
 def _keywords_of(state: dict[str, Any]) -> list[str]:
     teams = state.get("teams", {})
     return [word for team in TEAMS for word in teams.get(team, {}).get("keywords", [])]
@@ -96,19 +111,15 @@ def deal(room: Room, players: list[Player], *, mode: str | None, seed: int, rece
     words = fresh_words(
         pack, [_keywords_of(state) for state in recent], 4 if chosen is engine.Mode.INTERCEPTOR else 8
     )
-    try:
+    with rule_errors():
         state = engine.new_game(words=words, seed=seed, white=white, black=black, rules=rules, now=now)
-    except engine.RuleError as error:
-        raise _room_error(error) from None
     return state, {"seat_teams": {p.public_id: p.team for p in seated}}
 
 
-def apply(state: engine.State, player: Player, action: dict[str, Any], now: float) -> engine.State:
-    """Apply the engine action ``{"type": …, …}`` for ``player``; RoomError if refused."""
-    try:
-        return engine.apply(state, player.public_id, engine.action_from_json(action), now=now)
-    except engine.RuleError as error:
-        raise _room_error(error) from None
+def apply(state: engine.State, player: Player, message: dict[str, Any], now: float) -> engine.State:
+    """Apply the move ``{"action": …, …}`` for ``player``; RoomError if refused."""
+    with rule_errors():
+        return engine.apply(state, player.public_id, engine.action_from_json(message), now=now)
 
 
 def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> dict[str, Any]:
@@ -124,6 +135,7 @@ def score(board: dict[str, Any], mode: engine.Mode, result: engine.Outcome) -> d
 
 
 TIMER_RANGE = (15, 120)
+TIMER_STEP = 5
 
 
 def set_house_rules(room: Room, options: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
-from rooms import db, hub, limits, play, services
+from rooms import db, hub, limits, metrics, play, services
 from rooms.errors import RoomError
 from rooms.i18n import render_message, socket_language
 from rooms.models import Player
@@ -42,6 +42,7 @@ DATABASE_AWAY = _("The server cannot reach its database for a moment; nothing wa
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
+TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
 
 
 _database_quiet = hub.bus.Quiet()
@@ -144,6 +145,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.device_token = self.scope["url_route"]["kwargs"].get("token")
+        # The table view (a shared screen) is a visitor whoever opens it: see _identify.
+        self.table = self.scope["url_route"]["kwargs"].get("view") == "table"
         self.language = socket_language(self.scope)
         self.ip = limits.client_ip(self.scope)
         if limits.COUNTS.is_blocked(self.ip) or not limits.COUNTS.open_socket(self.ip):
@@ -165,6 +168,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.sent_version, self.sent_key, self.sent_you = -1, "", None
         self.hub = hub.get_hub()
         await self.accept()
+        self.metered = True
+        metrics.socket_opened()
         await self.hub.attach(self)
         if seat and seat["flipped"]:
             self.hub.presence_changed(self.slug)
@@ -205,6 +210,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not limits.hit("handshakes_per_ip", self.ip):
             limits.COUNTS.block(self.ip)
             return None, LIMITED
+        if self.table:
+            # Opened from a player's own browser, the table view would otherwise carry that
+            # player's secrets onto the TV: its session is never read.
+            return None, None
         uid = None
         key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         if not self.device_token and key:
@@ -229,6 +238,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self._uncount_ip()
         if not hasattr(self, "sent_version"):
             return
+        if getattr(self, "metered", False):
+            self.metered = False
+            metrics.socket_closed()
         self.hub.detach(self)
         if self.player_pk is not None:
             # Counted first, whatever else fails: presence must not drift.
@@ -266,17 +278,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
             )
             return
         pushes: list[dict[str, Any]] = []
+        started, action, failed = time.perf_counter(), None, None
         try:
             message = parse_frame(text_data, bytes_data)
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None
+            action = message["action"]
             await self.dispatch_action(message, pushes)
         except RoomError as error:
+            failed = error.code
             await self.send_error(error.code, error.message, ref, error.params)
         except (OperationalError, InterfaceError):
             _database_quiet.warn("room %s: an action was refused: the database is away", self.slug)
             await self.send_error("unavailable", DATABASE_AWAY, ref)
         except Exception:
             # A bug, not a player's mistake: keep the socket, say little, log it all.
+            failed = "server_error"
             log.exception("room %s: action failed", self.slug)
             await self.send_error(
                 "server_error", "Something went wrong on the server; nothing was changed.", ref
@@ -286,6 +302,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # the way to a refused move, say).
             for snapshot in pushes:
                 await hub.publish(snapshot)
+            if action not in ("ping", "sync"):
+                metrics.action_done(time.perf_counter() - started, failed)
 
     async def dispatch_action(self, message: dict[str, Any], pushes: list[dict[str, Any]]) -> None:
         action = message["action"]
@@ -299,6 +317,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # current by every push and a check against the database every few seconds.
             await self.send_state(await self.hub.snapshot(self.slug), force=True)
             return
+        if self.table:
+            raise RoomError("table_view", TABLE_VIEW)
         handler = LOBBY_ACTIONS.get(action)
         if handler is not None:
             if self.device_token:
@@ -337,6 +357,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             extra = [] if you == self.sent_you else [["set", ["you"], you]]
             self.sent_version, self.sent_you = snapshot["version"], you
             await self.send(text_data=patches.message(key, extra))
+            metrics.pushed("patch")
         else:
             await self.send_state(snapshot)
 
@@ -353,6 +374,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message["you"],
         )
         await self.send(text_data=hub.encode(message))
+        metrics.pushed("state")
 
     async def _removed(self, snapshot: dict[str, Any]) -> bool:
         """This socket's player was removed by the operators: told once, then closed (4403)."""
@@ -432,18 +454,6 @@ def _set_words(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     )
 
 
-def _add_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    from bots.seats import add_bot
-
-    add_bot(slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role"))
-
-
-def _remove_bot(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    from bots.seats import remove_bot
-
-    remove_bot(slug=consumer.slug, uid=consumer.uid, bot=message.get("bot"))
-
-
 def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
     services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
 
@@ -456,6 +466,13 @@ LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
     "device_link": _device_link,
     "set_language": _set_language,
     "set_words": _set_words,
-    "add_bot": _add_bot,
-    "remove_bot": _remove_bot,
 }
+
+
+def register_lobby_action(name: str, handler: Callable[[RoomConsumer, dict[str, Any]], None]) -> None:
+    """A room action another app brings (bots/apps.py: ``add_bot``, ``remove_bot``).
+
+    ``handler`` runs on a database thread with the socket's room and session identity
+    (``consumer.slug``, ``consumer.uid``) and the message; what it commits is pushed.
+    """
+    LOBBY_ACTIONS[name] = handler

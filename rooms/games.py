@@ -35,6 +35,46 @@ class WordRules:
     spaces: bool
 
 
+class EngineState(Protocol):
+    """What the rooms read of any engine's state: its rules' mode (scored per mode)."""
+
+    @property
+    def rules(self) -> Any: ...
+
+
+class Engine(Protocol):
+    """A game's pure rules engine, as ``rooms.play.EngineGame`` drives it (a module).
+
+    No Django, no clock, no global random: time comes in as ``now``. Every refusal is
+    one exception type with a stable ``code``, ``message`` and ``params``.
+    """
+
+    def state_from_json(self, data: dict[str, Any]) -> Any: ...
+
+    def state_to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def expire(self, state: Any, *, now: float) -> Any:
+        """The state after a passed deadline, or ``state`` itself when nothing is due."""
+
+    def deadline(self, state: Any) -> float | None: ...
+
+    def outcome(self, state: Any) -> Any | None:
+        """``None`` while the game runs; what the room scores once it is over."""
+
+
+class RoomRules(Protocol):
+    """A game's own room rules (``<game>/services.py``): dealing from seats, house rules
+    and the room's tally."""
+
+    def deal(
+        self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
+    ) -> tuple[Any, dict[str, Any]]: ...
+
+    def set_house_rules(self, room: Room, options: dict[str, Any]) -> None: ...
+
+    def score(self, board: dict[str, Any], mode: Any, outcome: Any) -> dict[str, Any]: ...
+
+
 class Game(Protocol):
     """A game a room can play: its seats, and a small engine protocol over opaque states.
 
@@ -53,12 +93,19 @@ class Game(Protocol):
     # Other room actions of this game, ``name -> handler(room, players, player)``; each
     # changes the room and is followed by a push.
     room_actions: dict[str, Callable[[Room, list[Player], Player], None]]
+    # The game's browser module and stylesheet (static paths): the room page loads them
+    # for this game only. The module exports ``render``, ``title``, ``houseRulesSummary``
+    # and ``howtoSection`` (docs/protocol.md).
+    script: str
+    stylesheet: str
 
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""
 
-    def expire_due(self, now: float) -> int:
-        """Apply every passed deadline of this game's records (the clock); how many."""
+    def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
+        """Apply every passed deadline of this game's records (the clock); how many.
+
+        ``due``: the (record, room) pairs already found due (``rooms.play.due_deadlines``)."""
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Raise RoomError when the running game forbids this change; else record what it must."""
@@ -90,11 +137,23 @@ class Game(Protocol):
     def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
         """The room's tally for this game with a finished game counted in."""
 
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        """Facts the room's base state carries for the lobby (docs/protocol.md): ``deal``
+        (the mode a deal without one would use, and whether the seats allow it) and
+        ``timers`` (each house-rule timer's range and default)."""
+
     def view_key(self, record: GameRecord, state: Any, player: Player | None) -> str:
         """Which view of the game ``player`` gets (``None``: a visitor); equal keys, equal views."""
 
     def view(self, record: GameRecord, state: Any, key: str) -> dict[str, Any]:
         """The game as the seats of ``key`` may see it: the only path game state takes out."""
+
+    # The home page's card: what the game is and who can play it (a template of the
+    # game's app; the pages name no game).
+    home_template: str
+
+    def howto_template(self, language: str) -> str:
+        """The rules page fragment in ``language`` (one of settings.LANGUAGES)."""
 
 
 _REGISTRY: dict[str, Game] = {}
@@ -111,3 +170,16 @@ def get_game(name: str) -> Game:
 
 def game_names() -> list[str]:
     return list(_REGISTRY)
+
+
+# Games whose empty seats an AI teammate can take: filled by the app that brings the bots
+# (bots/apps.py), so rooms/ needs to know nothing of how a bot plays.
+_BOT_GAMES: set[str] = set()
+
+
+def offer_bots(name: str) -> None:
+    _BOT_GAMES.add(name)
+
+
+def offers_bots(name: str) -> bool:
+    return name in _BOT_GAMES

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from rooms import bus, db
+from rooms import bus, db, metrics
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
@@ -447,3 +447,6 @@ async def publish(snapshot: dict[str, Any]) -> None:
 
 
 _quiet = bus.Quiet()
+
+# Read at each scrape of /metrics: the rooms this process serves sockets in.
+metrics.follow_rooms(lambda: sum(1 for h in list(_hubs.values()) for r in h.rooms.values() if r.sockets))

@@ -13,6 +13,7 @@ not the proxy's, is the one counted.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict
@@ -21,8 +22,16 @@ from typing import Any
 from django.conf import settings
 from limits import parse, storage, strategies
 
+from rooms import metrics
+
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _limiter: tuple[Any, strategies.RateLimiter] | None = None
+# A limit check waits this long at most for Redis: a hung Redis must not hold up a
+# handshake or a page (the check then lets the request through).
+REDIS_TIMEOUT = 1.0
+WARN_EVERY = 60.0  # seconds between two warnings that the counter's store is away
+_warned_at = -WARN_EVERY
 
 
 def enabled() -> bool:
@@ -32,12 +41,28 @@ def enabled() -> bool:
 def _rate_limiter() -> strategies.RateLimiter:
     """The limiter for the current settings (rebuilt when they change, as in tests)."""
     global _limiter
-    config = (settings.RATE_LIMITS_STORAGE, tuple(sorted(settings.RATE_LIMITS.items())))
+    config = (
+        settings.RATE_LIMITS_STORAGE,
+        settings.REDIS_PREFIX,
+        tuple(sorted(settings.RATE_LIMITS.items())),
+    )
     with _lock:
         if _limiter is None or _limiter[0] != config:
-            backend = storage.storage_from_string(settings.RATE_LIMITS_STORAGE)
+            backend = _storage(settings.RATE_LIMITS_STORAGE)
             _limiter = (config, strategies.SlidingWindowCounterRateLimiter(backend))
         return _limiter[1]
+
+
+def _storage(uri: str) -> storage.Storage:
+    if not uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        return storage.storage_from_string(uri)
+    # The deployment's own keys (REDIS_PREFIX): two sites on one Redis count apart.
+    return storage.storage_from_string(
+        uri,
+        key_prefix=f"{settings.REDIS_PREFIX}:limits",
+        socket_timeout=REDIS_TIMEOUT,
+        socket_connect_timeout=REDIS_TIMEOUT,
+    )
 
 
 def hit(rule: str, *keys: str | None) -> bool:
@@ -48,10 +73,23 @@ def hit(rule: str, *keys: str | None) -> bool:
     if not enabled() or not all(keys):
         return True
     try:
-        return _rate_limiter().hit(parse(settings.RATE_LIMITS[rule]), rule, *[str(k) for k in keys])
+        allowed = _rate_limiter().hit(parse(settings.RATE_LIMITS[rule]), rule, *[str(k) for k in keys])
     except Exception:
         # The counter's store (Redis) is away: a game night goes on without limits.
+        _warn_store_away()
         return True
+    if not allowed:
+        metrics.limit_refused(rule)
+    return allowed
+
+
+def _warn_store_away() -> None:
+    """Said once a minute at most, however many checks fail meanwhile."""
+    global _warned_at
+    now = time.monotonic()
+    if now - _warned_at >= WARN_EVERY:
+        _warned_at = now
+        log.warning("rate limits: the counter's store does not answer; requests are let through")
 
 
 def client_ip(scope: dict[str, Any]) -> str | None:
@@ -86,6 +124,7 @@ class ProcessCounts:
         if not ip or not enabled():
             return True
         if self.open[ip] >= settings.LIMIT_OPEN_SOCKETS_PER_IP:
+            metrics.limit_refused("open_sockets_per_ip")
             return False
         self.open[ip] += 1
         return True
@@ -107,6 +146,7 @@ class ProcessCounts:
         allowance = min(2 * rate, allowance + (now - last) * rate)
         if allowance < 1:
             self.buckets[ip] = (allowance, now)
+            metrics.limit_refused("messages_per_ip")
             return False
         self.buckets[ip] = (allowance - 1, now)
         return True

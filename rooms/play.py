@@ -11,14 +11,16 @@ from __future__ import annotations
 import secrets
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
-from rooms.errors import RoomError
-from rooms.games import Game, get_game
+from rooms.errors import RoomBusy, RoomError
+from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.models import GameRecord, Player, Room
 from rooms.services import bump, locked_room_by_pk, remember, save_fields
+
+Record = TypeVar("Record", bound=GameRecord)
 
 
 def as_datetime(timestamp: float | None) -> datetime | None:
@@ -27,16 +29,19 @@ def as_datetime(timestamp: float | None) -> datetime | None:
 
 
 def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
-    """The room's current (or last) game of the room's game kind.
+    """The room's current (or last) game of the room's game kind."""
+    return latest_record(room, (game or get_game(room.game)).record)
+
+
+def latest_record(room: Room, model: type[Record]) -> Record | None:
+    """The room's newest game stored in ``model``: the one reader of a game's record.
 
     Every writer of a game record holds the room's row lock, so reading it under that
     lock needs no lock of its own.
     """
-    game = game or get_game(room.game)
-    table = game.record._meta.db_table
     # Plain SQL: read on every move (see rooms.services.locked_room).
-    found = game.record.objects.raw(
-        f"SELECT * FROM {table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
+    found = model.objects.raw(
+        f"SELECT * FROM {model._meta.db_table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
         [room.pk],
     )
     return next(iter(found), None)
@@ -140,32 +145,53 @@ def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
     bump(room)
 
 
-def expire_due(game: Game, now: float) -> int:
+def due_deadlines(game: Game, now: float) -> list[tuple[int, int]]:
+    """(record, room) of every unfinished game of ``game`` whose deadline has passed."""
+    model = game.record
+    return list(
+        model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
+    )
+
+
+def next_deadline(game: Game, now: float) -> float | None:
+    """The earliest deadline of ``game`` still to come, as Unix seconds."""
+    from django.db.models import Min
+
+    found = game.record.objects.filter(finished=False, deadline__gt=as_datetime(now)).aggregate(
+        at=Min("deadline")
+    )["at"]
+    return None if found is None else float(found.timestamp())
+
+
+def expire_due(game: Game, now: float, due: list[tuple[int, int]] | None = None) -> int:
     """Apply every passed deadline of ``game``, whoever is connected; the count applied.
 
-    Each game is re-read under its room's lock, so several server processes sweeping at
-    once apply a deadline once.
+    ``due``: the deadlines already found (``due_deadlines``). Each game is re-read under
+    its room's lock, taken with ``SKIP LOCKED``: a room another clock or a move holds is
+    left to it (a move applies a passed deadline first), so clocks never queue.
     """
     model = game.record
-    due = model.objects.filter(finished=False, deadline__lte=as_datetime(now)).values_list("pk", "room_id")
     applied = 0
-    for record_id, room_id in list(due):
-        with locked_room_by_pk(room_id) as room:
-            record = model.objects.get(pk=record_id)
-            if record.finished or record.deadline is None or record.deadline > as_datetime(now):
-                continue  # another process, or an action, got there first
-            state = game.load(record.state)
-            expired = game.expire(state, now)
-            if expired is not state:
-                save(room, game, record, expired)
-                applied += 1
-                continue
-            # Nothing the clock can do (a Codenames clue's time only shows, CN-24): keep
-            # a future deadline, drop a past one so the sweep stops selecting it.
-            left = game.deadline(state)
-            model.objects.filter(pk=record.pk).update(
-                deadline=as_datetime(left) if left is not None and left > now else None
-            )
+    for record_id, room_id in due_deadlines(game, now) if due is None else due:
+        try:
+            with locked_room_by_pk(room_id, skip_locked=True) as room:
+                record = model.objects.get(pk=record_id)
+                if record.finished or record.deadline is None or record.deadline > as_datetime(now):
+                    continue  # another process, or an action, got there first
+                state = game.load(record.state)
+                expired = game.expire(state, now)
+                if expired is not state:
+                    save(room, game, record, expired)
+                    applied += 1
+                    continue
+                # Nothing the clock can do (a Codenames clue's time only shows, CN-24):
+                # keep a future deadline, drop a past one so the sweep stops selecting it.
+                left = game.deadline(state)
+                model.objects.filter(pk=record.pk).update(
+                    deadline=as_datetime(left) if left is not None and left > now else None
+                )
+        except RoomBusy:
+            continue
     return applied
 
 
@@ -173,8 +199,15 @@ class EngineGame:
     """The parts of a ``rooms.games.Game`` that only forward to its engine and its own
     room-rules module (``<game>/services.py``); a game adds its seats, views and moves."""
 
-    engine: Any  # the pure rules engine: state_from_json, expire, deadline, outcome, ...
-    rules: Any  # the game's room rules: deal, set_house_rules, score
+    engine: Engine  # the pure rules engine (a module)
+    rules: RoomRules  # the game's room rules (its services module)
+
+    def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
+        return {}
+
+    def howto_template(self, language: str) -> str:
+        # <game>/templates/howto/<game>/<language>.html, in the game's own app.
+        return f"howto/{getattr(self, 'name', '')}/{language}.html"
 
     def is_running(self, room: Room) -> bool:
         return is_running(room)
@@ -182,10 +215,7 @@ class EngineGame:
     def deal(
         self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
     ) -> tuple[Any, dict[str, Any]]:
-        result: tuple[Any, dict[str, Any]] = self.rules.deal(
-            room, players, mode=mode, seed=seed, recent=recent, now=now
-        )
-        return result
+        return self.rules.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
 
     def set_house_rules(self, room: Room, options: dict[str, Any]) -> None:
         self.rules.set_house_rules(room, options)
@@ -215,5 +245,5 @@ class EngineGame:
         """A move through the one game path (the caller holds the room's lock)."""
         act(room, list(room.players.all()), player, message)
 
-    def expire_due(self, now: float) -> int:
-        return expire_due(self, now)  # type: ignore[arg-type]
+    def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
+        return expire_due(self, now, due)  # type: ignore[arg-type]

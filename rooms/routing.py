@@ -16,6 +16,8 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     re_path(r"^ws/r/(?P<slug>[a-z0-9-]{3,40})/$", RoomConsumer.as_asgi()),
+    # The table view's socket: a visitor's, whatever session the browser holds.
+    re_path(r"^ws/r/(?P<slug>[a-z0-9-]{3,40})/(?P<view>table)/$", RoomConsumer.as_asgi()),
     re_path(
         r"^ws/r/(?P<slug>[a-z0-9-]{3,40})/device/(?P<token>[A-Za-z0-9_-]{20,64})/$", RoomConsumer.as_asgi()
     ),

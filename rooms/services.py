@@ -26,7 +26,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from rooms.errors import RoomError
+from rooms.errors import RoomBusy, RoomError
 from rooms.games import WordRules, game_names, get_game
 from rooms.models import GameRecord, Player, Room
 from rooms.slugs import is_valid_slug
@@ -67,20 +67,27 @@ def clean_name(raw: object) -> str:
 
 
 @contextmanager
-def locked_room(slug: str) -> Iterator[Room]:
-    """The room, its row locked until the block ends (serialises every change to it)."""
+def locked_room(slug: str, *, skip_locked: bool = False) -> Iterator[Room]:
+    """The room, its row locked until the block ends (serialises every change to it).
+
+    ``skip_locked`` (the clock): raise ``RoomBusy`` instead of waiting for another lock.
+    """
     with transaction.atomic():
-        room = next(iter(Room.objects.raw(_room_for_update_sql(), [slug])), None)
+        room = next(iter(Room.objects.raw(_room_for_update_sql(skip_locked), [slug])), None)
         if room is None:
+            if skip_locked:
+                raise RoomBusy(slug)
             raise RoomError("no_room", _("This room has no players yet: join it first."))
         yield room
         _finish(room)
 
 
-def _room_for_update_sql() -> str:
+def _room_for_update_sql(skip_locked: bool = False) -> str:
     # Every change of every room starts here: plain SQL spares the ORM's query building,
     # half of a move's database time when measured (SQLite locks the whole file instead).
     lock = "" if connection.vendor == "sqlite" else " FOR UPDATE"
+    if lock and skip_locked:
+        lock += " SKIP LOCKED"
     return f"SELECT * FROM {Room._meta.db_table} WHERE slug = %s{lock}"
 
 
@@ -114,9 +121,14 @@ def room_players(room: Room) -> list[Player]:
 
 
 @contextmanager
-def locked_room_by_pk(pk: int) -> Iterator[Room]:
+def locked_room_by_pk(pk: int, *, skip_locked: bool = False) -> Iterator[Room]:
     with transaction.atomic():
-        room = Room.objects.select_for_update().get(pk=pk)
+        if skip_locked:
+            room = Room.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if room is None:
+                raise RoomBusy(pk)
+        else:
+            room = Room.objects.select_for_update().get(pk=pk)
         yield room
         _finish(room)
 
@@ -395,9 +407,25 @@ def presence_refresh(*, slug: str, shown: dict[str, bool] | None = None) -> None
         pass  # the room is gone
 
 
-# When the sweep last ran and since when it has run without a gap (monotonic seconds).
+# When the database was last seen answering the sweeper's process, and since when it has
+# answered without a gap (monotonic seconds).
 _sweeps: dict[str, float] = {}
 SWEEP_GAP = 10.0  # a pause longer than this (the database was away) restarts the count
+
+
+def presence_database_seen() -> float:
+    """Record that the database answers now; how long it has answered without a gap.
+
+    The sweep calls it; a clock that calls it on every pass (each pass reads the
+    database) lets the sweep count a dead process's players out a grace period after
+    their last touch instead of a grace period after the sweep first noticed them.
+    """
+    mono = time.monotonic()
+    last = _sweeps.get("last")
+    if last is None or mono - last > SWEEP_GAP:
+        _sweeps["since"] = mono
+    _sweeps["last"] = mono
+    return mono - _sweeps["since"]
 
 
 def presence_sweep(now: Any = None, *, up_for: float | None = None) -> int:
@@ -411,13 +439,8 @@ def presence_sweep(now: Any = None, *, up_for: float | None = None) -> int:
     long the database has been reachable (measured from the sweeps themselves if not
     given).
     """
-    mono = time.monotonic()
     if up_for is None:
-        last = _sweeps.get("last")
-        if last is None or mono - last > SWEEP_GAP:
-            _sweeps["since"] = mono
-        _sweeps["last"] = mono
-        up_for = mono - _sweeps["since"]
+        up_for = presence_database_seen()
     if up_for < PRESENCE_GRACE.total_seconds():
         return 0
     now = now or timezone.now()

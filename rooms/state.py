@@ -16,8 +16,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from bots.seats import GAMES as BOT_GAMES
-from rooms.games import game_names, get_game
+from rooms.games import game_names, get_game, offers_bots
 from rooms.models import GameRecord, Player, Room
 from rooms.services import is_connected, room_identity
 
@@ -30,8 +29,8 @@ def _seating(game_name: str) -> dict[str, Any]:
         "teams": list(seating.teams),
         "roles": list(seating.roles),
         "single_roles": list(seating.single_roles),
-        # Whether an empty seat can be given to a bot (bots/: not every game has them yet).
-        "bots": game_name in BOT_GAMES,
+        # Whether an empty seat can be given to a bot (an app that brings bots says so).
+        "bots": offers_bots(game_name),
     }
 
 
@@ -82,6 +81,8 @@ def render_snapshot(
         "language": room.language,
         "settings": _public_settings(room.settings),
         "scoreboard": room.scoreboard,
+        # The game's facts for the lobby: the mode a deal would use, the timers' ranges.
+        **game.room_facts(room.settings, players),
     }
     views: dict[str, Any] = {}
     if record is None:
@@ -126,6 +127,7 @@ def empty_snapshot(slug: str) -> dict[str, Any]:
         "language": "en",
         "settings": {},
         "scoreboard": {},
+        **get_game(default_game).room_facts({}, []),
     }
     return {
         "slug": slug,

@@ -8,6 +8,7 @@ urlpatterns = [
     path("how-to-play/<str:game>/", views.howto, name="howto"),
     path("new/", views.new_room, name="new_room"),
     path("r/<str:slug>/", views.room, name="room"),
+    path("r/<str:slug>/table/", views.table, name="table"),
     path("r/<str:slug>/join/", views.join, name="join"),
     path("r/<str:slug>/device/<str:token>/", views.device, name="device"),
     path("r/<str:slug>/device.svg", views.device_qr, name="device_qr"),

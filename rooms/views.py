@@ -13,6 +13,7 @@ import segno
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -43,7 +44,7 @@ def howto(request: HttpRequest, game: str) -> HttpResponse:
     language = get_language() or "en"
     # Every language the site offers has its rules page (tests/rooms/test_pages.py).
     known = {code for code, _name in settings.LANGUAGES}
-    template = f"howto/{game}/{language if language in known else 'en'}.html"
+    template = get_game(game).howto_template(language if language in known else "en")
     if request.GET.get("bare") == "1":
         return render(request, template)
     games = [get_game(name) for name in game_names()]
@@ -77,7 +78,23 @@ def room(request: HttpRequest, slug: str) -> HttpResponse:
         if SLUG_ANY_CASE_RE.fullmatch(slug):
             return HttpResponseRedirect(reverse("room", args=[slug.lower()]), status=301)
         raise Http404("no such room")
+    if request.GET.get("table") == "1":
+        return redirect("table", slug=slug)
     return _room_page(request, slug)
+
+
+@require_GET
+def table(request: HttpRequest, slug: str) -> HttpResponse:
+    """The table view for a shared screen (a TV): always a visitor's view of the room.
+
+    It is opened from a player's own browser, which holds that player's session (a
+    spymaster's key, an Encryptor's code): the session and any device link are never
+    read here, so the screen everyone looks at carries nothing secret (its socket,
+    ``/ws/r/<slug>/table/``, is served the same way).
+    """
+    if not is_valid_slug(slug):
+        raise Http404("no such room")
+    return _room_page(request, slug, state=room_state(slug=slug, uid=None), table=True)
 
 
 @require_GET
@@ -85,6 +102,8 @@ def device(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """A player's second screen (a spymaster's key on a phone, CN-S3), opened by its link."""
     if not is_valid_slug(slug):
         raise Http404("no such room")
+    if request.GET.get("table") == "1":
+        return redirect("table", slug=slug)
     state = room_state(slug=slug, uid=None, device_token=token)
     if state["you"] is None:
         # 256-bit links cannot be guessed, but guessing should not be free work either.
@@ -117,6 +136,7 @@ def _room_page(
     status: int = 200,
     state: dict[str, Any] | None = None,
     device_token: str = "",
+    table: bool = False,
 ) -> HttpResponse:
     if state is None:
         state = room_state(slug=slug, uid=request.session.get("uid"))
@@ -131,21 +151,30 @@ def _room_page(
             scale=4, dark="#1f2430", light="#ffffff", omitsize=True
         ),
         "joined": state["you"] is not None,
-        "default_name": request.session.get("name", ""),
+        "default_name": "" if table else request.session.get("name", ""),
         "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
         "game_title": get_game(state["game"]).title,
         "games": [get_game(name) for name in game_names()],
         "error": error,
         "device_token": device_token,
-        # A shared screen (a TV): the spectator's view of the game, without the lobby.
-        "table": request.GET.get("table") == "1" and not device_token,
+        # A shared screen (a TV): the visitor's view of the game, without the lobby.
+        "table": table,
     }
     context["seat_choices"] = _seat_choices(state, context["chosen_game"])
+    # Each game's script and stylesheet, by their static (in production hashed) URLs: the
+    # page loads the room's game now and another one only when the room switches to it.
+    context["game_assets"] = {name: _assets(name) for name in game_names()}
+    context["assets"] = context["game_assets"][state["game"]]
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _assets(name: str) -> dict[str, str]:
+    game = get_game(name)
+    return {"js": static(game.script), "css": static(game.stylesheet)}
 
 
 TEAM_NAMES = {"red": _lazy("Red"), "blue": _lazy("Blue"), "white": _lazy("White"), "black": _lazy("Black")}

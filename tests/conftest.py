@@ -125,13 +125,17 @@ class Client:
     """A socket of one browser, with the session cookie that says who it is."""
 
     def __init__(
-        self, slug: str, session_key: str | None = None, origin: bytes = b"http://localhost"
+        self,
+        slug: str,
+        session_key: str | None = None,
+        origin: bytes = b"http://localhost",
+        path: str | None = None,
     ) -> None:
         headers = [(b"origin", origin)]
         if session_key:
             headers.append((b"cookie", f"{django_settings.SESSION_COOKIE_NAME}={session_key}".encode()))
         self.slug = slug
-        self.comm = WebsocketCommunicator(application, f"/ws/r/{slug}/", headers=headers)
+        self.comm = WebsocketCommunicator(application, path or f"/ws/r/{slug}/", headers=headers)
         # Every frame received, raw; after each patch also the state it made (see receive).
         self.frames: list[str] = []
         self.last_state: dict[str, Any] | None = None

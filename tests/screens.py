@@ -153,9 +153,7 @@ class SeededRoom:
         device: bool = False,
         extra: dict[str, Any] | None = None,
     ) -> Scene:
-        path = f"/r/{self.slug}/"
-        if table:
-            path += "?table=1"
+        path = f"/r/{self.slug}/table/" if table else f"/r/{self.slug}/"
         if device:
             assert viewer is not None
             path = self.device_path(viewer)

@@ -50,6 +50,7 @@ def test_the_readme_deployment_passes_check_deploy() -> None:
         SECRET_KEY="k" * 20 + "-a-long-random-secret-for-this-test-only-0123456789",
         ALLOWED_HOSTS="games.example.org",
         CSRF_TRUSTED_ORIGINS="https://games.example.org",
+        REDIS_URL="redis://cache:6379/0",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
 
@@ -63,3 +64,10 @@ def test_the_readme_deployment_passes_check_deploy() -> None:
     env["TLS"] = "false"
     lan = check()
     assert lan.returncode != 0 and "W008" in lan.stderr + lan.stdout
+    # Without Redis, several processes would not hear each other: the check says so.
+    del env["TLS"], env["REDIS_URL"]
+    alone = check()
+    assert alone.returncode != 0 and "rooms.W001" in alone.stderr + alone.stdout
+    env.update(REDIS_URL="redis://cache:6379/0", LOG_FORMAT="xml")
+    odd = check()
+    assert odd.returncode != 0 and "rooms.W002" in odd.stderr + odd.stdout

@@ -21,10 +21,23 @@ from .actions import (
     action_to_json,
 )
 from .clues import check_clue
-from .flow import outcome
-from .game import apply, deadline, expire, new_game
-from .model import RATINGS, Actor, Identity, Mode, Outcome, Phase, Role, RuleError, Rules, Team
-from .state import ClueEntry, State, rules_from_json, rules_to_json, state_from_json, state_to_json
+from .model import (
+    RATINGS,
+    Actor,
+    ClueEntry,
+    Identity,
+    Mode,
+    Outcome,
+    Phase,
+    Role,
+    RuleError,
+    Rules,
+    State,
+    Team,
+)
+from .play import apply, deadline, expire, outcome
+from .serial import rules_from_json, rules_to_json, state_from_json, state_to_json
+from .start import new_game
 from .view import view_for
 
 __all__ = [

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .model import RuleError
-from .state import State
+from .model import RuleError, State
 
 # Hyphen-like characters a keyboard or an autocorrect may produce.
 HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212"

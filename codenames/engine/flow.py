@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import RATINGS, Identity, Mode, Outcome, Phase, Rules, Team
-from .state import State
+from .model import Identity, Mode, Phase, Rules, State, Team
 
 
 def phase_deadline(rules: Rules, phase: Phase, now: float) -> float | None:
@@ -79,11 +78,3 @@ def finish(state: State, *, winner: Team, reason: str) -> State:
         reason=reason,
         score=score,
     )
-
-
-def outcome(state: State) -> Outcome | None:
-    """The result of a finished game, or None while it is still being played."""
-    if not state.over:
-        return None
-    rating = None if state.score is None else RATINGS.get(state.score)
-    return Outcome(winner=state.winner, reason=state.reason or "", score=state.score, rating=rating)

@@ -23,8 +23,7 @@ from .actions import (
 )
 from .clues import check_clue
 from .flow import cover, end_turn, start_phase
-from .model import Actor, Identity, Mode, Phase, Role, RuleError, Team
-from .state import ClueEntry, State
+from .model import Actor, ClueEntry, Identity, Mode, Phase, Role, RuleError, State, Team
 
 
 def _acting_team(state: State, actor: Actor) -> Team | None:

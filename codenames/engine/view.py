@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .flow import outcome
-from .game import deadline
-from .model import Team
-from .state import ClueEntry, State, rules_to_json
+from .model import ClueEntry, State, Team
+from .play import deadline, outcome
+from .serial import rules_to_json
 
 
 def view_for(state: State, *, sees_key: bool) -> dict[str, Any]:

@@ -22,10 +22,9 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .clues import deadline, expire
 from .deck import codes
 from .model import Mode, Outcome, Phase, RuleError, Rules, Seat, State, Team
-from .play import apply, outcome
+from .play import apply, deadline, expire, outcome
 from .seats import role_of
 from .serial import state_from_json, state_to_json
 from .start import new_game

@@ -116,7 +116,7 @@ def _blanks(value: object) -> tuple[int | None, ...]:
     return tuple(None if item is None else _int(item) for item in _list(value))
 
 
-# field name -> converter, per action name; "type" selects the row.
+# field name -> converter, per action name; "action" selects the row.
 _SCHEMAS: dict[str, tuple[type[Any], dict[str, Callable[[object], Any]]]] = {
     "save_draft": (SaveDraft, {"round": _int, "phase": _str, "clues": _strs}),
     "submit_clues": (SubmitClues, {"round": _int, "phase": _str, "clues": _strs}),
@@ -127,23 +127,24 @@ _SCHEMAS: dict[str, tuple[type[Any], dict[str, Callable[[object], Any]]]] = {
     "tiebreak_guess": (TiebreakGuess, {"round": _int, "phase": _str, "words": _strs}),
     "judge": (Judge, {"round": _int, "phase": _str, "accept": _ints}),
 }
-ACTION_NAMES: Mapping[type[Any], str] = {cls: name for name, (cls, _) in _SCHEMAS.items()}
+ACTION_NAMES: Mapping[str, type[Any]] = {name: cls for name, (cls, _) in _SCHEMAS.items()}
+_NAME_OF: Mapping[type[Any], str] = {cls: name for name, cls in ACTION_NAMES.items()}
 
 
 def action_from_json(data: object) -> Action:
-    """Parse `{"type": "lock_guess", ...}`; anything malformed raises RuleError("bad_action")."""
-    if not isinstance(data, dict) or data.get("type") not in _SCHEMAS:
-        raise _bad("unknown or missing type")
-    cls, fields = _SCHEMAS[data["type"]]
-    if set(data) != {"type", *fields}:
-        raise _bad(f"{data['type']} takes exactly {sorted(fields)}")
+    """Parse `{"action": "lock_guess", ...}`; anything malformed raises RuleError("bad_action")."""
+    if not isinstance(data, dict) or data.get("action") not in _SCHEMAS:
+        raise _bad("unknown or missing action")
+    cls, fields = _SCHEMAS[data["action"]]
+    if set(data) != {"action", *fields}:
+        raise _bad(f"{data['action']} takes exactly {sorted(fields)}")
     action: Action = cls(**{name: convert(data[name]) for name, convert in fields.items()})
     return action
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
     """The inverse of `action_from_json`, for clients and tests."""
-    out: dict[str, Any] = {"type": ACTION_NAMES[type(action)]}
+    out: dict[str, Any] = {"action": _NAME_OF[type(action)]}
     for name, value in vars(action).items():
         out[name] = list(value) if isinstance(value, tuple) else value
     return out

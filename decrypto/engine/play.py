@@ -1,4 +1,5 @@
-"""`apply`: check who acts and when, then hand the action to its phase's module."""
+"""The engine's moves and time: `apply` checks who acts and when, then hands the action
+to its phase's module; `deadline` and `expire` (DC-8) and `outcome`."""
 
 from __future__ import annotations
 
@@ -15,10 +16,13 @@ from .actions import (
     SubmitClues,
     TiebreakGuess,
 )
-from .clues import expire, save_draft, submit_clues
+from .clues import deadline, expire, save_draft, submit_clues
 from .guess import edit_guess, lock_guess
 from .model import DIGITS, NOTE_MAX_CHARS, Outcome, Phase, RuleError, State, Team
 from .tiebreak import judge, submit_keyword_guesses
+
+# Read from here like the moves, though their rules live with the clues (DC-8).
+__all__ = ["apply", "deadline", "expire", "outcome"]
 
 
 def apply(state: State, player: str, action: Action, *, now: float) -> State:

@@ -43,7 +43,7 @@ def new_game(
     keywords and so learn the opponents' keywords and codes.
     """
     _check_rules(rules)
-    _check_players(rules.mode, tuple(white), tuple(black))
+    check_players(rules.mode, tuple(white), tuple(black))
     interceptor = rules.mode is Mode.INTERCEPTOR
     keywords = draw_keywords(words, seed, 4 if interceptor else 8)
     teams = Pair(
@@ -85,7 +85,7 @@ def _check_rules(rules: Rules) -> None:
         raise RuleError("bad_rules", "A game needs at least one round.")
 
 
-def _check_players(mode: Mode, white: tuple[str, ...], black: tuple[str, ...]) -> None:
+def check_players(mode: Mode, white: tuple[str, ...], black: tuple[str, ...]) -> None:
     everyone = white + black
     if len(set(everyone)) != len(everyone) or not all(everyone):
         raise RuleError("duplicate_player", "Every player needs a distinct id and sits in one team only.")

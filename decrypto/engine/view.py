@@ -20,6 +20,7 @@ from .clues import deadline
 from .model import DIGITS, TEAMS, Mode, Phase, Reveal, Seat, State, Team, Tiebreak
 from .scoring import tokens_for
 from .seats import guessers, guessing_teams, next_encryptor, role_of, tasks
+from .text import clue_key, loose_key
 from .tiebreak import keyword_score, matches
 
 
@@ -96,7 +97,16 @@ def _encryptor_panel(state: State, seat: Seat) -> dict[str, Any] | None:
         return None
     turn = state.turns[seat.team]
     assert turn is not None  # is_encryptor implies a turn
-    return {"code": list(turn.code), "clues": list(turn.clues), "submitted": turn.submitted}
+    panel: dict[str, Any] = {"code": list(turn.code), "clues": list(turn.clues), "submitted": turn.submitted}
+    if not turn.submitted:
+        # DC-17's comparison forms (Python's casefold), so the browser checks a clue as
+        # typed exactly against what the engine will: the keywords without accents, and
+        # the team's clues already given.
+        panel["taken"] = {
+            "keywords": [loose_key(word) for word in state.teams[seat.team].keywords],
+            "used": sorted({clue_key(c) for r in state.history if r.team is seat.team for c in r.clues if c}),
+        }
+    return panel
 
 
 def _current(state: State, seat: Seat) -> dict[str, Any] | None:

@@ -1,15 +1,17 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
 import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
-import * as codenames from "./codenames.js";
-import * as decrypto from "./decrypto.js";
+import { applyPatch } from "./patch.js";
+import { part, forget, keeping } from "./view.js";
+import { modules, knows, loadGame, useStylesheet } from "./games.js";
 
-const GAMES = { codenames, decrypto };
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
 
 const root = document.getElementById("room");
 const slug = root.dataset.slug;
 // A second device (a spymaster's phone) speaks through its personal link, not a session.
 const deviceToken = root.dataset.device || null;
+// The table view's socket is a visitor's whoever opens it (the server never reads its session).
+const tableView = root.dataset.table === "1";
 let state = JSON.parse(document.getElementById("room-state").textContent);
 
 // ---- socket with reconnect and backoff -------------------------------------------------
@@ -66,7 +68,8 @@ function hideOffline() {
 function connect() {
   clearTimeout(retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/` : `/ws/r/${slug}/`;
+  const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/`
+    : tableView ? `/ws/r/${slug}/table/` : `/ws/r/${slug}/`;
   socket = new WebSocket(`${scheme}://${location.host}${path}`);
   setConn("connecting");
   offline.at = 0;
@@ -85,6 +88,12 @@ function connect() {
     if (event.code === 4403) {
       connEl.textContent = _("link revoked");
       showOffline(_("This link was revoked: ask its owner for the new one."));
+      return;
+    }
+    // 1012: the server is restarting and handed us on; another process takes us at once.
+    if (event.code === 1012) {
+      retry = 0;
+      connect();
       return;
     }
     // Exponential backoff with jitter, so a restarted server is not stampeded; after
@@ -134,22 +143,6 @@ function receive(message) {
   }
 }
 
-// A patch's operations (docs/protocol.md): the result is a new object, so `previous`
-// keeps the old state for the game modules' "what changed" checks.
-export function applyPatch(value, ops) {
-  const result = structuredClone(value);
-  for (const [kind, path, arg] of ops) {
-    if (path.length === 0) return structuredClone(arg);
-    let parent = result;
-    for (const key of path.slice(0, -1)) parent = parent[key];
-    const last = path[path.length - 1];
-    if (kind === "set") parent[last] = arg;
-    else if (kind === "del") delete parent[last];
-    else if (kind === "push") parent[last].push(...arg);
-  }
-  return result;
-}
-
 // ---- lobby -----------------------------------------------------------------------------
 const running = () => Boolean(state.play && state.play.phase !== "over");
 
@@ -188,36 +181,38 @@ function seatButton(team, role, taken) {
     onclick: () => send({ action: "sit", team, role }) }, label);
 }
 
+// The seats and the waiting list, each redrawn only when what they show changed (view.js).
 function renderSeats() {
   const seats = document.getElementById("seats");
   if (!seats) return;
-  const { teams, roles, single_roles: single } = state.seating;
-  seats.replaceChildren(...teams.map((team) => {
+  const you = state.you && { id: state.you.id, team: state.you.team, role: state.you.role };
+  const data = { seating: state.seating, players: state.players, you, running: running() };
+  part(seats, data, ({ seating }) => seating.teams.map((team) => {
     const members = state.players.filter((p) => p.team === team);
     return h("section", { class: `team team-${team}`, dataset: { team } },
       h("h2", {}, h("span", { "aria-hidden": "true", text: TEAM_SYMBOLS[team] || "" }), TEAM_NAMES[team] || team),
-      roles.map((role) => {
+      seating.roles.map((role) => {
         const holders = members.filter((p) => p.role === role);
-        const taken = single.includes(role) && holders.length > 0;
+        const taken = seating.single_roles.includes(role) && holders.length > 0;
         return h("div", { class: "role", dataset: { role } },
           h("h3", { text: ROLE_LABELS[role] || role }),
           h("ul", { class: "people" }, holders.map(personChip)),
           seatButton(team, role, taken), botButton(team, role, taken));
       }));
   }));
-  const watchers = state.players.filter((p) => p.role === "spectator" && p.watching);
-  // Newcomers who have not sat down yet: "Shuffle teams" deals them in.
-  const waiting = state.players.filter((p) => p.role === "spectator" && !p.watching);
-  const you = state.you;
-  // replaceChildren writes a null as the text "null": leave it out instead.
-  document.getElementById("spectators").replaceChildren(...[
-    waiting.length ? h("h3", { text: _("Not seated yet") }) : null,
-    waiting.length ? h("ul", { class: "people", id: "waiting" }, waiting.map(personChip)) : null,
-    watchers.length ? h("h3", { text: _("Spectators") }) : null,
-    watchers.length ? h("ul", { class: "people", id: "watching" }, watchers.map(personChip)) : null,
-    you && you.role !== "spectator"
-      ? h("button", { type: "button", class: "sit", onclick: () => send({ action: "sit", team: "", role: "spectator" }) }, _("Just watch"))
-      : null].filter(Boolean));
+  part(document.getElementById("spectators"), data, () => {
+    const watchers = state.players.filter((p) => p.role === "spectator" && p.watching);
+    // Newcomers who have not sat down yet: "Shuffle teams" deals them in.
+    const waiting = state.players.filter((p) => p.role === "spectator" && !p.watching);
+    return [
+      waiting.length ? h("h3", { text: _("Not seated yet") }) : null,
+      waiting.length ? h("ul", { class: "people", id: "waiting" }, waiting.map(personChip)) : null,
+      watchers.length ? h("h3", { text: _("Spectators") }) : null,
+      watchers.length ? h("ul", { class: "people", id: "watching" }, watchers.map(personChip)) : null,
+      you && you.role !== "spectator"
+        ? h("button", { type: "button", class: "sit", onclick: () => send({ action: "sit", team: "", role: "spectator" }) }, _("Just watch"))
+        : null];
+  });
   const select = document.getElementById("game-select");
   select.value = state.game;
 }
@@ -227,31 +222,31 @@ const LANGUAGES = { en: "English", it: "Italiano", "pt-br": "Português (Brasil)
 function renderWords() {
   const panel = document.getElementById("words-panel");
   if (!panel || !state.you || !state.stored) return;
-  if (panel.querySelector("textarea") === document.activeElement) return;  // never clobber typing
   // The saved words never come back from the server (only how many): pasting replaces them.
   const options = ((state.settings.words || {})[state.game]) || { mode: "pack", count: 0 };
-  const language = h("select", { id: "words-language", "aria-label": _("Word language") },
-    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, text: name })));
-  language.value = state.language || "en";
-  language.addEventListener("change", () => send({ action: "set_language", language: language.value }));
-  const mode = h("select", { id: "words-mode", "aria-label": _("Which words") },
-    h("option", { value: "pack", text: _("The word pack") }),
-    h("option", { value: "own", text: _("Only our own words") }),
-    h("option", { value: "mixed", text: _("Our words mixed into the pack") }));
-  mode.value = options.mode;
-  const text = h("textarea", { id: "words-text", rows: 4, placeholder: _("One word per line, or separated by commas") });
-  const open = panel.querySelector("details") ? panel.querySelector("details").open : false;
-  panel.replaceChildren(h("details", { class: "words", open: open || null },
-    h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: options.count || 0 }) }),
-    h("label", { for: "words-language" }, _("Language of the words")), language,
-    h("form", { onsubmit: (event) => {
-      event.preventDefault();
-      send({ action: "set_words", game: state.game, mode: mode.value, text: text.value });
-    } },
-    h("label", { for: "words-mode" }, _("Deal from")), mode,
-    h("label", { for: "words-text" }, _("Your own words")), text,
-    h("p", { class: "hint", text: _("Used from the next game. Codenames needs at least 25, Decrypto at least 8.") }),
-    h("button", { type: "submit", id: "words-save" }, _("Save words")))));
+  part(panel, { options, game: state.game, language: state.language || "en" }, () => {
+    const language = h("select", { id: "words-language", "aria-label": _("Word language") },
+      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, text: name })));
+    language.value = state.language || "en";
+    language.addEventListener("change", () => send({ action: "set_language", language: language.value }));
+    const mode = h("select", { id: "words-mode", "aria-label": _("Which words") },
+      h("option", { value: "pack", text: _("The word pack") }),
+      h("option", { value: "own", text: _("Only our own words") }),
+      h("option", { value: "mixed", text: _("Our words mixed into the pack") }));
+    mode.value = options.mode;
+    const text = h("textarea", { id: "words-text", rows: 4, placeholder: _("One word per line, or separated by commas") });
+    return h("details", { class: "words" },
+      h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: options.count || 0 }) }),
+      h("label", { for: "words-language" }, _("Language of the words")), language,
+      h("form", { onsubmit: (event) => {
+        event.preventDefault();
+        send({ action: "set_words", game: state.game, mode: mode.value, text: text.value });
+      } },
+      h("label", { for: "words-mode" }, _("Deal from")), mode,
+      h("label", { for: "words-text" }, _("Your own words")), text,
+      h("p", { class: "hint", text: _("Used from the next game. Codenames needs at least 25, Decrypto at least 8.") }),
+      h("button", { type: "submit", id: "words-save" }, _("Save words"))));
+  });
 }
 
 // While a game runs, the lobby folds away under the board (a phone's screen is short);
@@ -279,28 +274,20 @@ function render(previous) {
   renderWords();
   foldLobby();
   const play = document.getElementById("play");
-  const module = GAMES[state.game];
+  const module = modules[state.game];
+  if (!module && knows(state.game)) {
+    loadGame(state.game).then(() => render(null), (error) => console.error(error));
+  }
   if (module !== gameModule) {
     play.replaceChildren();
+    forget(play);
     gameModule = module;
+    if (module) useStylesheet(state.game);
   }
-  if (module) {
-    // Each push redraws the game: keep what the player was doing (focus, caret, open
-    // panels) so typing a clue is never interrupted by someone else's move.
-    const active = document.activeElement;
-    const focusId = active && play.contains(active) ? active.id : null;
-    const caret = focusId && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
-    const open = [...play.querySelectorAll("details[open]")].map((d) => d.className);
-    module.render(play, state, { send, previous, toast, announce });
-    for (const details of play.querySelectorAll("details")) {
-      if (open.includes(details.className)) details.open = true;
-    }
-    const again = focusId && document.getElementById(focusId);
-    if (again) {
-      again.focus();
-      if (caret && again.setSelectionRange) again.setSelectionRange(caret[0], caret[1]);
-    }
-  }
+  // The game draws its screen in parts (view.js), each keeping what the player is doing;
+  // around the whole, the same helper carries open panels and focus over a change of
+  // screen (the lobby giving way to a dealt game).
+  if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
 }
@@ -349,7 +336,7 @@ if (soundButton) {
 
 const howto = document.getElementById("howto");
 on("howto-open", "click", async (event) => {
-  const module = GAMES[state.game];
+  const module = modules[state.game];
   const rules = document.getElementById("howto-rules");
   rules.replaceChildren(...(module && module.houseRulesSummary ? module.houseRulesSummary(state) : []));
   const body = document.getElementById("howto-body");

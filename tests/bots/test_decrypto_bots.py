@@ -120,7 +120,7 @@ def test_the_lone_interceptor_bot_intercepts_from_round_two() -> None:
         for player in ("bot1", "bot2", "bot3"):
             message = decide(engine.view_for(state, player=player), TABLE, bots=everyone)
             if message is not None:
-                action = engine.action_from_json({"type": message.pop("action"), **message})
+                action = engine.action_from_json(message)
                 state = engine.apply(state, player, action, now=0.0)
                 moves += 1
                 break

@@ -36,14 +36,22 @@ def test_four_players_and_a_key_phone_play_to_a_win(
         "rui": open_page(**PHONE),
         "bea": open_page(),
         "bo": open_page(**PHONE),
-        "tv": open_page(viewport={"width": 1280, "height": 800}),
     }
     frames = {name: capture_frames(page) for name, page in pages.items()}
     _join(pages["rosa"], url, "Rosa", "red", "spymaster")
     _join(pages["rui"], url, "Rui", "red", "operative")
     _join(pages["bea"], url, "Bea", "blue", "spymaster")
     _join(pages["bo"], url, "Bo", "blue", "operative")
-    pages["tv"].goto(url)  # a table view: a visitor who never joins
+    # The host, Red's spymaster, opens the table view for the TV from her own browser: the
+    # same session, yet the table must carry a visitor's view (CN-S1).
+    host = pages["rosa"].context
+    host.on("page", lambda page: frames.setdefault("tv", capture_frames(page)))
+    with host.expect_page() as opened:
+        pages["rosa"].click("#table-link")
+    pages["tv"] = opened.value
+    pages["tv"].wait_for_selector("#conn[data-state='open']")
+    assert pages["tv"].url == f"{daphne_server.url}/r/{slug}/table/"
+    tv_html = pages["tv"].content()
 
     pages["rui"].click("#deal")
     for page in pages.values():
@@ -105,6 +113,7 @@ def test_four_players_and_a_key_phone_play_to_a_win(
     # CN-S1 on the raw frames each browser received; the spymasters' are the control.
     for name in ("rui", "bo", "tv"):
         assert frames[name] and key_leaks(frames[name]) == [], name
+    assert key_leaks([tv_html]) == [] and '"you": null' in tv_html
     assert key_leaks(frames["bea"]) and key_leaks(frames["phone"])
 
 

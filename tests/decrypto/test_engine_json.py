@@ -48,14 +48,14 @@ def test_action_json_round_trips(action: Any) -> None:
     [
         None,
         [],
-        {"type": "fly"},
-        {"type": "lock_guess", "round": 2, "phase": "guess", "code": [1, 2, 3]},  # no guessing_for
-        {"type": "lock_guess", "round": 2, "phase": "guess", "guessing_for": "red", "code": [1, 2, 3]},
-        {"type": "lock_guess", "round": "2", "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
-        {"type": "lock_guess", "round": True, "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
-        {"type": "submit_clues", "round": 1, "phase": "clues", "clues": "abc"},
-        {"type": "submit_clues", "round": 1, "phase": "clues", "clues": ["a", 2, "c"]},
-        {"type": "set_note", "position": 1, "text": "x", "extra": 1},
+        {"action": "fly"},
+        {"action": "lock_guess", "round": 2, "phase": "guess", "code": [1, 2, 3]},  # no guessing_for
+        {"action": "lock_guess", "round": 2, "phase": "guess", "guessing_for": "red", "code": [1, 2, 3]},
+        {"action": "lock_guess", "round": "2", "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
+        {"action": "lock_guess", "round": True, "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
+        {"action": "submit_clues", "round": 1, "phase": "clues", "clues": "abc"},
+        {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["a", 2, "c"]},
+        {"action": "set_note", "position": 1, "text": "x", "extra": 1},
     ],
 )
 def test_malformed_action_is_bad_action(data: object) -> None:

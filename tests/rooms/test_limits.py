@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import subprocess
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from django.test import Client as HttpClient
 
 from rooms import limits
 from rooms.models import Room
 from rooms.services import room_join
-from tests.conftest import Client, make_session
+from tests.conftest import Client, free_port, make_session, wait_port
 
 
 @pytest.fixture
@@ -125,3 +131,48 @@ async def test_a_flood_across_sockets_closes_the_flooder_not_the_neighbours(stri
     await neighbour.send({"action": "ping", "version": -1})
     assert (await neighbour.receive_type("pong"))["type"] == "pong"
     await neighbour.close()
+
+
+def test_deployments_sharing_a_redis_count_apart(strict: Any, redis_url: str) -> None:
+    """REDIS_PREFIX namespaces the counts: one site's players do not use up another's."""
+    strict.RATE_LIMITS_STORAGE = redis_url
+    strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_ip": "2/hour"}
+    address = f"10.9.{os.getpid() % 250}.{int(time.time()) % 250}"  # fresh keys each run
+    strict.REDIS_PREFIX = "site-a"
+    assert [limits.hit("rooms_per_ip", address) for _ in range(3)] == [True, True, False]
+    strict.REDIS_PREFIX = "site-b"
+    assert limits.hit("rooms_per_ip", address)  # counted apart
+    strict.REDIS_PREFIX = "site-a"
+    assert not limits.hit("rooms_per_ip", address)  # and still full on site a
+    keys = redis.Redis.from_url(redis_url).keys(f"site-a:limits*{address}*")
+    assert keys, "the counts live under the deployment's prefix"
+
+
+def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
+    strict: Any, tmp_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Redis that stops answering (SIGSTOP) must not freeze handshakes or pages."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_port(port)
+        strict.RATE_LIMITS_STORAGE = f"redis://127.0.0.1:{port}/0"
+        assert limits.hit("rooms_per_ip", "10.8.8.8")  # connected and counting
+        server.send_signal(signal.SIGSTOP)
+        limits._warned_at = -limits.WARN_EVERY
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="rooms.limits"):
+            answers = [limits.hit("rooms_per_ip", "10.8.8.8") for _ in range(3)]
+        waited = time.monotonic() - started
+        assert answers == [True, True, True]
+        # Each check gave up after its timeout (a hung socket without one never returns).
+        assert waited < 3 * (limits.REDIS_TIMEOUT * 2 + 1), waited
+        warnings = [r for r in caplog.records if "does not answer" in r.getMessage()]
+        assert len(warnings) == 1  # said once, not per request
+    finally:
+        server.send_signal(signal.SIGCONT)
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,5 +1,6 @@
 """The room pages over HTTP: creation by URL, joining, and that GET writes nothing."""
 
+import json
 import re
 from typing import Any
 
@@ -108,10 +109,29 @@ def test_room_page_has_a_share_link_and_server_rendered_qr(client: Client) -> No
 
 def test_table_view_is_the_game_without_the_lobby(client: Client) -> None:
     client.post("/r/friday-fun/join/", {"name": "Ada"})
-    body = Client().get("/r/friday-fun/?table=1").content.decode()
-    assert "table-view" in body
+    body = Client().get("/r/friday-fun/table/").content.decode()
+    assert "table-view" in body and 'data-table="1"' in body
     assert 'id="lobby"' not in body and 'id="join-name"' not in body
     assert 'id="play"' in body
+
+
+def test_table_view_from_a_players_browser_is_a_visitors(client: Client) -> None:
+    """The host opens the table view from their own browser: the page is not theirs."""
+    client.post("/r/friday-fun/join/", {"name": "Ada"})
+    assert 'href="/r/friday-fun/table/"' in client.get("/r/friday-fun/").content.decode()
+    response = client.get("/r/friday-fun/?table=1")
+    assert response.status_code == 302 and response["Location"] == "/r/friday-fun/table/"
+    body = client.get("/r/friday-fun/table/").content.decode()
+    state = json.loads(
+        re.search(r'<script id="room-state" type="application/json">(.*?)</script>', body, re.S)[1]
+    )
+    assert state["you"] is None
+    assert [p["name"] for p in state["players"]] == ["Ada"]
+    assert 'value="Ada"' not in body  # not even the name the session remembers
+
+
+def test_table_view_of_a_bad_room_is_not_found(client: Client) -> None:
+    assert client.get("/r/Bad Slug!/table/").status_code == 404
 
 
 def test_pages_forbid_inline_scripts_and_foreign_sources(client: Client) -> None:

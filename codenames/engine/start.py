@@ -1,16 +1,14 @@
-"""The engine's entry points: start a game, apply an action, let time pass."""
+"""A new game: the board and the key (CN-3..CN-5)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from .actions import BOARD_SIZE, Action
+from .actions import BOARD_SIZE
 from .clues import fold
-from .flow import end_turn, phase_deadline
-from .model import Actor, Identity, Mode, Phase, RuleError, Rules, Team
-from .moves import HANDLERS
-from .state import State
+from .flow import phase_deadline
+from .model import Identity, Mode, Phase, RuleError, Rules, State, Team
 
 # CN-4: 9 agents of the starting team, 8 of the other, 7 bystanders, 1 assassin.
 STARTING_AGENTS, OTHER_AGENTS, BYSTANDERS, ASSASSINS = 9, 8, 7, 1
@@ -56,41 +54,3 @@ def new_game(*, words: Sequence[str], seed: int, rules: Rules = DEFAULT_RULES, n
         phase=Phase.CLUE,
         deadline=phase_deadline(rules, Phase.CLUE, now),
     )
-
-
-def apply(state: State, actor: Actor, action: Action, *, now: float) -> State:
-    """Return the state after `actor` does `action` at time `now`, or raise RuleError.
-
-    A deadline that passed before `now` is applied first (so a guess sent after the
-    operatives' time ran out is stale), and again after the action (so the one guess
-    still owed after a timeout ends the turn, CN-24).
-    """
-    handler = HANDLERS.get(type(action))
-    if handler is None:
-        raise RuleError("bad_action", "Unknown action.")
-    state = expire(state, now=now)
-    if state.over:
-        raise RuleError("game_over", "The game is over.")
-    if action.turn != state.turn:
-        raise RuleError(
-            "stale", "The game has moved on; look again.", {"turn": state.turn, "action_turn": action.turn}
-        )
-    return expire(handler(state, actor, action, now), now=now)
-
-
-def expire(state: State, *, now: float) -> State:
-    """Apply a passed deadline (CN-24); returns `state` itself when nothing is due.
-
-    A clue timeout changes nothing (the deadline stays so the app can show it); a
-    guessing timeout ends the turn once the team has made its one required guess.
-    """
-    if state.over or state.deadline is None or now < state.deadline:
-        return state
-    if state.phase is Phase.GUESS and state.guesses_made >= 1:
-        return end_turn(state, now=now)
-    return state
-
-
-def deadline(state: State) -> float | None:
-    """When the current phase's sand timer runs out, if the room uses one."""
-    return None if state.over else state.deadline

@@ -1,77 +1,13 @@
-"""The game state, and its lossless conversion to and from plain JSON."""
+"""The game state's lossless conversion to and from plain JSON."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from .model import Identity, Mode, Phase, RuleError, Rules, Team
+from .model import ClueEntry, Identity, Mode, Phase, RuleError, Rules, State, Team
 
 STATE_FORMAT = 1  # bump when the JSON shape changes, so stored games can be migrated
-
-
-@dataclass(frozen=True)
-class ClueEntry:
-    """One line of the clue log (CN-23): who gave it, and what was guessed under it."""
-
-    team: Team
-    word: str
-    number: int | None  # None: unlimited
-    guesses: tuple[int, ...] = ()
-    rejected: bool = False
-
-
-@dataclass(frozen=True)
-class State:
-    """Everything about one game. Positions are row-major, 0..24 (CN-3).
-
-    `turn` counts every change of team or phase, so an action made for an older
-    state is recognised as stale. `covered_by[i]` is the team whose action covered
-    card i (None while it is visible); the identity shown is always `key[i]`.
-    """
-
-    rules: Rules
-    words: tuple[str, ...]
-    key: tuple[Identity, ...]
-    covered_by: tuple[Team | None, ...]
-    starting_team: Team
-    team: Team  # on turn; in Phase.OPPONENT the simulated opponent
-    phase: Phase
-    turn: int = 0
-    guesses_made: int = 0
-    guesses_left: int | None = None  # None: no limit (clue 0 or unlimited, CN-14)
-    log: tuple[ClueEntry, ...] = ()
-    proposals: tuple[tuple[str, int], ...] = ()  # (player, position), this guessing phase only
-    penalty_owed: Team | None = None  # CN-21: this team's spymaster may cover one own agent
-    deadline: float | None = None
-    winner: Team | None = None
-    reason: str | None = None
-    score: int | None = None
-
-    @property
-    def covered(self) -> tuple[bool, ...]:
-        return tuple(team is not None for team in self.covered_by)
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def clue(self) -> ClueEntry | None:
-        """The clue being guessed, if any (the last log line while guessing)."""
-        return self.log[-1] if self.phase is Phase.GUESS and self.log else None
-
-    def agents_left(self, team: Team) -> int:
-        agent = Identity.agent_of(team)
-        return sum(
-            1
-            for identity, by in zip(self.key, self.covered_by, strict=True)
-            if identity is agent and by is None
-        )
-
-    def proposal_of(self, player: str) -> int | None:
-        return dict(self.proposals).get(player)
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Measure what an action costs: queries, view time, and bytes pushed to each seat.
 
-    python manage.py bench                 # on the configured database
+    make bench                             # python -m bench.costs, on the configured database
 
 The live side (many sockets, a crowd of rooms, the bare Channels floor) is
 ``make loadtest`` (bench/loadtest.py). Prints figures; asserts nothing.
@@ -8,20 +8,27 @@ The live side (many sockets, a crowd of rooms, the bare Channels floor) is
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import statistics
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
+import django
 
-from codenames.game import GAME
-from rooms import services
-from rooms.hub import PatchCache
-from rooms.models import Room
-from rooms.state import load_snapshot, room_state
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from codenames.game import GAME  # noqa: E402
+from decrypto.game import GAME as DECRYPTO  # noqa: E402
+from rooms import services  # noqa: E402
+from rooms.hub import PatchCache  # noqa: E402
+from rooms.models import Room  # noqa: E402
+from rooms.state import load_snapshot, room_state  # noqa: E402
 
 SEATS = [("rosa", "red", "spymaster"), ("rui", "red", "operative"), ("bea", "blue", "spymaster"),
          ("bo", "blue", "operative"), ("sam", "", "spectator")]  # fmt: skip
@@ -41,15 +48,15 @@ def _act(slug: str, name: str, message: dict[str, Any]) -> int:
     return len(queries)
 
 
-class Command(BaseCommand):
-    help = "Print the cost of Codenames actions: queries, bytes per push, view time."
+class Costs:
+    """The cost of each game's actions: queries, bytes per push, view time."""
 
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--games", type=int, default=20)
+    def __init__(self, out: Any = print) -> None:
+        self.out = out
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        self.costs(options["games"])
-        self.decrypto_costs(options["games"])
+    def run(self, games: int) -> None:
+        self.costs(games)
+        self.decrypto_costs(games)
 
     def costs(self, games: int) -> None:
         slug = "bench-costs"
@@ -94,7 +101,7 @@ class Command(BaseCommand):
                 )
         Room.objects.filter(slug=slug).delete()
 
-        out = self.stdout.write
+        out = self.out
         out(f"database: {connection.vendor}; {games} games")
         for name, counts in action_queries.items():
             out(f"queries per {name:<10} median {statistics.median(counts):>4}  max {max(counts)}")
@@ -129,8 +136,6 @@ class Command(BaseCommand):
 
     def decrypto_costs(self, games: int) -> None:
         """Queries per Decrypto move and bytes per push for each of its distinct views."""
-        from decrypto.game import GAME as DECRYPTO
-
         slug = "bench-decrypto"
         Room.objects.filter(slug=slug).delete()
         names = [("wa", "white"), ("wb", "white"), ("ba", "black"), ("bb", "black"), ("sam", "")]
@@ -163,7 +168,7 @@ class Command(BaseCommand):
                     len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
                 )
         Room.objects.filter(slug=slug).delete()
-        out = self.stdout.write
+        out = self.out
         out(f"decrypto: queries per submit_clues  median {statistics.median(queries):>4}  max {max(queries)}")
         for seat, values in sizes.items():
             out(
@@ -175,3 +180,13 @@ class Command(BaseCommand):
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=Costs.__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    Costs().run(parser.parse_args(argv).games)
+
+
+if __name__ == "__main__":
+    main()

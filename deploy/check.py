@@ -1,0 +1,410 @@
+"""``make deploy-check``: the production recipe, started from its own files, on loopback.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/x REDIS_URL=redis://127.0.0.1:6379/0 \\
+        python -m deploy.check
+
+nginx (deploy/nginx/wordrooms.conf, TLS with a throwaway certificate), two Daphne
+processes and the clock (the ExecStart and environment of deploy/systemd/ and
+deploy/wordrooms.env.example) against PostgreSQL and Redis, with a database of its own
+(dropped at the end) and a Redis prefix of its own. Then, through the proxy as browsers:
+
+1. ``/healthz`` and ``/readyz`` beside and through the proxy; ``/metrics`` refused;
+2. a whole Codenames game by eight sockets spread over both processes, every move seen
+   by every socket;
+3. join forms with forged ``X-Forwarded-For`` headers get no more than the room limit;
+4. SIGTERM to one Daphne: its sockets close with 1012 (none with 1006), every player is
+   back on the other process and shown present within 2 s, and the process exits 0.
+
+Prints figures; exits 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from time import perf_counter
+
+from bench.servers import _die_with_parent, free_port
+from deploy import recipe
+from deploy.client import Player, Site, own_address
+from deploy.game import play_codenames
+
+ROOM_LIMIT = 5  # LIMIT_ROOMS_PER_IP for the check: small, so forging is quick to count
+PRESENT_WITHIN = 2.0  # seconds: every player back and shown present after a SIGTERM
+
+
+class Check:
+    def __init__(self, prefix: Path) -> None:
+        self.prefix = prefix
+        self.failures: list[str] = []
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def expect(self, ok: bool, what: str) -> None:
+        print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
+        if not ok:
+            self.failures.append(what)
+
+    def start(self, name: str, command: recipe.Command, env: dict[str, str]) -> None:
+        log = open(self.prefix / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
+        self.procs[name] = subprocess.Popen(
+            command.argv,
+            cwd=command.cwd,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,
+        )
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def log_tail(self, name: str) -> str:
+        return "\n".join((self.prefix / f"{name}.log").read_text(errors="replace").splitlines()[-15:])
+
+
+def database(url: str, name: str) -> str:
+    """A fresh database ``name`` on the server of ``url``; its URL."""
+    import psycopg
+
+    base, _ = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
+    return f"{base}/{name}"
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def get(port: int, path: str, host: str) -> tuple[int, bytes]:
+    """Plain HTTP to a loopback port, redirects not followed."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def wait_healthy(check: Check, name: str, port: int, timeout: float = 60.0) -> None:
+    deadline = perf_counter() + timeout
+    while perf_counter() < deadline:
+        if check.procs[name].poll() is not None:
+            raise RuntimeError(f"{name} exited at start:\n{check.log_tail(name)}")
+        try:
+            if get(port, "/healthz", "127.0.0.1")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{name} did not answer /healthz within {timeout:.0f} s:\n{check.log_tail(name)}")
+
+
+def sockets_on(port: int) -> int:
+    """Established TCP connections to ``port`` on loopback (nginx → Daphne: only sockets
+    stay open, as the upstream keeps no idle connections)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                count += 1
+    return count
+
+
+def check_health(check: Check, site: Site, ports: list[int]) -> None:
+    print("health", flush=True)
+    for port in ports:
+        status, body = get(port, "/readyz", "127.0.0.1")
+        check.expect(status == 200, f"beside the proxy, 127.0.0.1:{port}/readyz: {status} {body.decode()}")
+    for path, wanted in (("/healthz", 200), ("/readyz", 200), ("/metrics", 403)):
+        status, _, body = site.request("GET", path)
+        shown = body.decode(errors="replace") if status == 200 else ""
+        check.expect(status == wanted, f"through the proxy, {path}: {status} {shown}".rstrip())
+    status, _ = get(site.http_port, "/", site.host)
+    check.expect(status == 301, f"plain HTTP is redirected to HTTPS: {status}")
+
+
+def check_forged_addresses(check: Check, site: Site, daphne_port: int) -> None:
+    print(f"forged X-Forwarded-For (LIMIT_ROOMS_PER_IP={ROOM_LIMIT}/hour)", flush=True)
+    source = own_address()
+    tries = ROOM_LIMIT + 7
+    results: Counter[int] = Counter()
+    for _ in range(tries):
+        forged = ", ".join(f"{random.randint(1, 223)}.{random.randint(0, 255)}.0.{n}" for n in (1, 2))
+        status, _ = site.join(f"forged-{secrets.token_hex(4)}", "Mallory", source=source, forged=forged)
+        results[status] += 1
+    created, refused = results[302], results[429]
+    check.expect(
+        (created, refused) == (ROOM_LIMIT, tries - ROOM_LIMIT),
+        f"through the proxy from {source}: {tries} new rooms, each with a random forged address: "
+        f"{created} created, {refused} refused ({dict(results)})",
+    )
+    # The same forgery sent to Daphne itself is believed (--proxy-headers): why Daphne
+    # listens on loopback only. A figure, not a check.
+    direct: Counter[int] = Counter()
+    for _ in range(3):
+        forged = f"{random.randint(1, 223)}.{random.randint(0, 255)}.1.1"
+        direct[_forged_direct(daphne_port, forged, site.host)] += 1
+    print(f"  (beside the proxy, straight to Daphne, forged addresses are believed: {dict(direct)})")
+
+
+def _forged_direct(port: int, forged: str, host: str) -> int:
+    """A join form straight to Daphne with a forged address and scheme; its status."""
+    import http.client
+    from http.cookies import SimpleCookie
+    from urllib.parse import urlencode
+
+    slug = f"direct-{secrets.token_hex(4)}"
+    headers = {"Host": host, "X-Forwarded-For": forged, "X-Forwarded-Proto": "https"}
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", f"/r/{slug}/", headers=headers)
+        page = conn.getresponse()
+        page.read()
+        jar: SimpleCookie = SimpleCookie()
+        for header in page.headers.get_all("Set-Cookie") or []:
+            jar.load(header)
+        csrf = jar["csrftoken"].value if "csrftoken" in jar else ""
+        form = urlencode({"name": "Mallory", "csrfmiddlewaretoken": csrf})
+        post = {**headers, "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"csrftoken={csrf}", "Origin": f"https://{host}"}  # fmt: skip
+        conn.request("POST", f"/r/{slug}/join/", form, post)
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        conn.close()
+
+
+async def join_room(site: Site, slug: str) -> tuple[list[Player], dict[str, Player], dict[str, Player]]:
+    """Eight browsers: a spymaster and an operative per team, four watchers."""
+    seats = [("Red spymaster", "red"), ("Red operative", "red"), ("Blue spymaster", "blue"),
+             ("Blue operative", "blue")] + [(f"Watcher {n}", "watch") for n in range(1, 5)]  # fmt: skip
+    players = []
+    source = own_address()  # one home network for the whole table
+    for name, seat in seats:
+        status, session = await asyncio.to_thread(site.join, slug, name, seat, source)
+        if status != 302 or session is None:
+            raise RuntimeError(f"{name} could not join: HTTP {status}")
+        players.append(Player(site, slug, name, session, source))
+    # One after another with no request in between: nginx's round-robin alternates them.
+    for player in players:
+        await player.start()
+    spymasters = {"red": players[0], "blue": players[2]}
+    operatives = {"red": players[1], "blue": players[3]}
+    from deploy.game import GameFigures, move
+
+    for team, player in spymasters.items():
+        await move(player, players, {"action": "sit", "team": team, "role": "spymaster"}, GameFigures())
+    return players, spymasters, operatives
+
+
+async def check_game(check: Check, site: Site, ports: list[int]) -> list[Player]:
+    print("a whole Codenames game through the proxy", flush=True)
+    slug = f"deploy-check-{secrets.token_hex(3)}"
+    players, spymasters, operatives = await join_room(site, slug)
+    spread = {port: sockets_on(port) for port in ports}
+    check.expect(
+        all(spread.values()) and sum(spread.values()) == len(players),
+        f"{len(players)} sockets over both Daphne processes: {spread}",
+    )
+    started = perf_counter()
+    figures = await play_codenames(spymasters, operatives, players)
+    seen = sorted(figures.seen_ms)
+    check.expect(
+        figures.winner is not None,
+        f"game over ({figures.winner} won) after {figures.moves} moves in {perf_counter() - started:.1f} s; "
+        f"every move held by all {len(players)} sockets, p50 {seen[len(seen) // 2]:.0f} ms, "
+        f"max {seen[-1]:.0f} ms; gaps {sum(p.gaps for p in players)}",
+    )
+    return players
+
+
+async def check_drain(check: Check, site: Site, players: list[Player], ports: list[int]) -> None:
+    print("SIGTERM to one Daphne process", flush=True)
+    victim, survivor = ports
+    on_victim = sockets_on(victim)
+    started = perf_counter()
+    check.procs["daphne1"].send_signal(signal.SIGTERM)
+
+    def closed() -> int:
+        return sum(sum(p.closes.values()) for p in players)
+
+    def back() -> bool:
+        return closed() >= on_victim and all(p.live and p.everyone_present() for p in players)
+
+    from deploy.game import MoveFailed, until
+
+    try:
+        await until(back, 10.0, "every player back and shown present")
+        seconds = perf_counter() - started
+    except MoveFailed:
+        seconds = float("inf")
+    moved = [p for p in players if p.closed_at]
+    if moved:
+        phases = [
+            max(getattr(p, name) for p in moved) - started for name in ("closed_at", "reopened_at", "live_at")
+        ]
+        print("  the moved players' last close seen at {:.2f} s, socket open again at {:.2f} s, "
+              "first state at {:.2f} s".format(*phases))  # fmt: skip
+    codes = Counter[int]()
+    for player in players:
+        codes.update(player.closes)
+    check.expect(
+        codes[1012] == on_victim and codes[1006] == 0 and sum(codes.values()) == on_victim,
+        f"{on_victim} sockets on the stopped process: closed with {dict(codes)} (1012 expected, no 1006)",
+    )
+    check.expect(
+        seconds <= PRESENT_WITHIN,
+        f"every player back (on :{survivor}) and shown present on every screen after {seconds:.2f} s",
+    )
+    try:
+        code = check.procs["daphne1"].wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        code = None
+    log = (check.prefix / "daphne1.log").read_text(errors="replace")
+    drained = [line for line in log.splitlines() if "drained in" in line]
+    check.expect(code == 0, f"the stopped process exited with {code}: {' '.join(drained)[-160:]}")
+    check.expect(sockets_on(survivor) == len(players), f"all {len(players)} sockets now on {survivor}")
+
+    # The next game with a bot operative, which only the clock process moves: its moves
+    # reach every socket through Redis.
+    from deploy.game import GameFigures, move, until_the_bot_moves
+
+    spymasters, operatives = {"red": players[0], "blue": players[2]}, {"blue": players[3]}
+    await move(players[1], players, {"action": "sit", "team": "", "role": "spectator"}, GameFigures())
+    bot = {"action": "add_bot", "team": "red", "role": "operative"}
+    await move(players[0], players, bot, GameFigures())
+    seconds = await until_the_bot_moves(spymasters, operatives, players, "red")
+    check.expect(
+        True,
+        f"next game: the clock's bot operative moved {seconds:.1f} s after the clue, seen by every socket",
+    )
+
+
+def presence_counts(database_url: str, slug_prefix: str) -> list[int]:
+    import psycopg
+
+    with psycopg.connect(database_url) as db:
+        rows = db.execute(
+            "SELECT p.connections FROM rooms_player p JOIN rooms_room r ON r.id = p.room_id "
+            "WHERE r.slug LIKE %s AND NOT p.bot ORDER BY p.id",
+            [slug_prefix + "%"],
+        ).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+async def scenario(check: Check, site: Site, ports: list[int], database_url: str) -> None:
+    check_health(check, site, ports)
+    await asyncio.to_thread(check_forged_addresses, check, site, ports[1])
+    players = await check_game(check, site, ports)
+    try:
+        await check_drain(check, site, players, ports)
+        counts = presence_counts(database_url, "deploy-check-")
+        check.expect(counts == [1] * len(players), f"each player counted once in the database: {counts}")
+    finally:
+        for player in players:
+            await player.stop()
+
+
+def environment(database_url: str, redis_url: str, site: Site) -> dict[str, str]:
+    """What systemd would give the units, with this run's database, Redis, key and host."""
+    base = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR") if key in os.environ}
+    return {
+        **base,
+        **recipe.env_file(),
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "REDIS_PREFIX": f"deploy-check-{secrets.token_hex(4)}",
+        "CSRF_TRUSTED_ORIGINS": site.origin,  # the check's proxy is not on port 443
+        "LIMIT_ROOMS_PER_IP": f"{ROOM_LIMIT}/hour",
+    }
+
+
+def main() -> None:
+    server_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not server_url.startswith("postgres") or not redis_url:
+        sys.exit(
+            "make deploy-check needs DATABASE_URL=postgres://… and REDIS_URL=redis://… (it uses a database "
+            "of its own on that server)"
+        )
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    prefix = Path(tempfile.mkdtemp(prefix="deploy-check-"))
+    check = Check(prefix)
+    database_url = database(server_url, os.environ.get("DEPLOY_CHECK_DB", "wordrooms_deploy_check"))
+    ports = [free_port(), free_port()]
+    site = Site(recipe.HOST_NAME, free_port(), free_port())
+    env = environment(database_url, redis_url, site)
+    clock = recipe.unit_command(recipe.CLOCK_UNIT)
+    started = perf_counter()
+    try:
+        # systemd: what the EnvironmentFile sets overrides the unit's Environment= lines.
+        for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            command = [clock.argv[0], "manage.py", *step]
+            subprocess.run(command, cwd=recipe.ROOT, env={**clock.env, **env}, check=True)
+        for index, port in enumerate(ports, 1):
+            web = recipe.unit_command(recipe.WEB_UNIT, str(port))
+            check.start(f"daphne{index}", web, {**web.env, **env})
+        check.start("clock", clock, {**clock.env, **env})
+        cert, key = recipe.self_signed_certificate(prefix)
+        listen = {"https_port": site.https_port, "http_port": site.http_port}
+        site_conf = recipe.render_site(upstreams=ports, cert=cert, key=key, **listen)
+        conf = recipe.render_nginx(prefix / "nginx", site_conf)
+        check.start("nginx", recipe.Command(recipe.nginx_argv(nginx, conf), prefix), env)
+        for index, port in enumerate(ports, 1):
+            wait_healthy(check, f"daphne{index}", port)
+        print(f"nginx :{site.https_port} (TLS) → Daphne :{ports[0]} and :{ports[1]}, clock, "
+              f"PostgreSQL {database_url.rsplit('/', 1)[1]}, Redis prefix {env['REDIS_PREFIX']}; "
+              f"up in {perf_counter() - started:.1f} s", flush=True)  # fmt: skip
+        asyncio.run(scenario(check, site, ports, database_url))
+        clock_proc = check.procs["clock"]
+        clock_proc.terminate()
+        check.expect(clock_proc.wait(timeout=20) == 0, "the clock stopped on SIGTERM with exit code 0")
+    except Exception as error:  # a step that could not even run is a failure too
+        check.failures.append(f"{type(error).__name__}: {error}")
+        traceback.print_exc()
+        print(f"  FAIL {type(error).__name__}: {error}", flush=True)
+    finally:
+        check.stop_all()
+        drop_database(database_url)
+    if check.failures:
+        print(f"deploy-check: FAILED: {'; '.join(check.failures)} (logs in {prefix})")
+    else:
+        shutil.rmtree(prefix, ignore_errors=True)
+        print(f"deploy-check: passed in {perf_counter() - started:.0f} s")
+    sys.exit(1 if check.failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""A whole Codenames game played by sockets, every move waited for on every socket.
+
+The spymasters read the key from their own view (what their browsers are sent); each
+clue is for two of the team's agents and the operative confirms them (a proposal, then
+the confirmation), then ends the turn; the first team to cover all its agents wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+from deploy.client import Player
+
+MOVE_TIMEOUT = 10.0
+CLUES = ["zorbly", "quixum", "flarnish", "gromple", "snivvet", "plovix", "trazzle", "wumbat",
+         "kestrifle", "vornish", "blemtic", "yaddlex", "frobnic", "glimber", "zentrop"]  # fmt: skip
+
+
+class MoveFailed(Exception):
+    pass
+
+
+@dataclass
+class GameFigures:
+    moves: int = 0
+    seen_ms: list[float] = field(default_factory=list)  # until every socket held the move
+    winner: str | None = None
+    clues_used: set[str] = field(default_factory=set)
+
+
+async def until(condition: Any, timeout: float, what: str) -> None:
+    deadline = perf_counter() + timeout
+    while not condition():
+        if perf_counter() > deadline:
+            raise MoveFailed(f"gave up after {timeout:.0f} s waiting for {what}")
+        await asyncio.sleep(0.002)
+
+
+def signature(state: dict[str, Any]) -> str:
+    """The room as a move changes it: the game and the seats, not who is connected."""
+    players = [{k: v for k, v in p.items() if k != "connected"} for p in state.get("players") or []]
+    return json.dumps([state.get("play"), players], sort_keys=True)
+
+
+async def move(mover: Player, everyone: list[Player], message: dict[str, Any], figures: GameFigures) -> None:
+    """Send ``message``; wait until it made a version and every socket holds it."""
+    before = signature(mover.state)
+    started = perf_counter()
+    ref = await mover.send(message)
+    # Its effect, not just a new version: a presence push may bump the room meanwhile.
+    await until(lambda: signature(mover.state) != before or ref in mover.errors, MOVE_TIMEOUT, f"{message}")
+    if ref in mover.errors:
+        raise MoveFailed(f"{mover.name}: {message} refused: {mover.errors[ref]}")
+    version = mover.version
+    await until(lambda: all(p.version >= version for p in everyone), MOVE_TIMEOUT, f"version {version}")
+    figures.seen_ms.append((perf_counter() - started) * 1000)
+    figures.moves += 1
+    missing = [p.name for p in everyone if version not in p.versions]
+    if missing:
+        raise MoveFailed(f"version {version} skipped by {missing}")
+
+
+async def turn_step(
+    spymasters: dict[str, Player], operatives: dict[str, Player], everyone: list[Player], figures: GameFigures
+) -> None:
+    """The next move of the game, by whoever's it is (the red spymaster's view is the oracle)."""
+    play = spymasters["red"].play
+    team, turn = play["team"], play["turn"]
+    words = {card["word"].lower() for card in play["cards"]}
+    agents = [c["position"] for c in play["cards"] if c["identity"] == team and not c["covered"]]
+    if play["phase"] == "clue":
+        word = next(w for w in CLUES if w not in words and w not in figures.clues_used)
+        figures.clues_used.add(word)
+        clue = {"action": "give_clue", "turn": turn, "word": word, "number": min(2, len(agents))}
+        await move(spymasters[team], everyone, clue, figures)
+    elif play["phase"] == "guess" and play["guesses_made"] < play["clue"]["number"]:
+        card = {"turn": turn, "position": agents[0]}
+        await move(operatives[team], everyone, {"action": "propose", **card}, figures)
+        await move(operatives[team], everyone, {"action": "confirm", **card}, figures)
+    elif play["phase"] == "guess":
+        await move(operatives[team], everyone, {"action": "end_turn", "turn": turn}, figures)
+    else:
+        raise MoveFailed(f"unexpected phase {play['phase']!r}")
+
+
+async def play_codenames(
+    spymasters: dict[str, Player], operatives: dict[str, Player], everyone: list[Player]
+) -> GameFigures:
+    figures = GameFigures()
+    await move(spymasters["red"], everyone, {"action": "start_game"}, figures)
+    for _ in range(200):
+        play = spymasters["red"].play
+        if play.get("phase") == "over":
+            figures.winner = play.get("winner")
+            return figures
+        await turn_step(spymasters, operatives, everyone, figures)
+    raise MoveFailed("the game did not end within 200 moves")
+
+
+async def until_the_bot_moves(
+    spymasters: dict[str, Player], operatives: dict[str, Player], everyone: list[Player], bot_team: str
+) -> float:
+    """Deal and play until the bot operative of ``bot_team`` (moved by the clock process,
+    whose push reaches the sockets through Redis) has acted; seconds it took to act."""
+    figures = GameFigures()
+    await move(spymasters["red"], everyone, {"action": "start_game"}, figures)
+    for _ in range(20):
+        play = spymasters["red"].play
+        if play["phase"] == "guess" and play["team"] == bot_team:
+            started, version = perf_counter(), max(p.version for p in everyone)
+            await until(lambda v=version: all(p.version > v for p in everyone), 30.0, "the bot's move")
+            return perf_counter() - started
+        await turn_step(spymasters, operatives, everyone, figures)
+    raise MoveFailed("the bot's team never came to guess")

@@ -1,0 +1,40 @@
+"""System checks for a deployment's settings (``manage.py check --deploy`` runs them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import Tags, Warning, register
+
+from config.logs import FORMATS
+
+
+@register(Tags.security, deploy=True)
+def production_needs_redis(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    if settings.DEBUG or settings.REDIS_URL:
+        return []
+    return [
+        Warning(
+            "DEBUG is off and REDIS_URL is not set.",
+            hint=(
+                "Several server processes will not hear each other's moves (a player sees them "
+                "seconds late), and the limits per address are counted per process. One process "
+                "on a LAN may ignore this; a site with several processes needs Redis."
+            ),
+            id="rooms.W001",
+        )
+    ]
+
+
+@register()
+def log_format_is_known(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    if getattr(settings, "LOG_FORMAT", "text") in FORMATS:
+        return []
+    return [
+        Warning(
+            f"LOG_FORMAT={settings.LOG_FORMAT!r} is not a known format: logs are written as text.",
+            hint=f"Use one of: {', '.join(FORMATS)}.",
+            id="rooms.W002",
+        )
+    ]

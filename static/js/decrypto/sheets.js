@@ -1,0 +1,88 @@
+// Decrypto's papers: keywords, the notes sheets, private notes (DC-30..DC-32) and the
+// order of Encryptors (DC-5).
+import { _, h, interpolate } from "../dom.js";
+import { DIGITS, OTHER, cur, fmtCode, isInterceptorMode, myTeam, nameOf, send, seatColour, teamName, teamTag } from "./common.js";
+
+const NOTE_DELAY = 800;
+const noteTimers = {};
+
+export function keywordsSlot({ interceptor, over }) {
+  // The team's own keywords are the headings of its sheet (shown once, with their clues).
+  if (interceptor && !over) {
+    return h("p", { class: "hint", text: _("You have no keywords: listen to the team's clues and intercept its codes.") });
+  }
+  return null;
+}
+
+function noteBox(position) {
+  const id = `dc-note-${position}`;
+  const save = () => {
+    clearTimeout(noteTimers[position]);
+    const text = cur.local.notes[position];
+    const team = myTeam(cur.play);
+    if (text === undefined || !team) return;
+    if (text !== cur.play.teams[team].notes[position - 1]) send({ action: "set_note", position, text });
+    delete cur.local.notes[position];
+  };
+  return h("textarea", { id, class: "dc-note", rows: 1, maxlength: 200, dataset: { position },
+    "aria-label": interpolate(_("Your team's private note on position %(n)s"), { n: position }), placeholder: _("Private note…"),
+    oninput: (event) => {
+      cur.local.notes[position] = event.target.value;
+      clearTimeout(noteTimers[position]);
+      noteTimers[position] = setTimeout(save, NOTE_DELAY);
+    },
+    onblur: save });
+}
+
+// `play`: phase, seat, sheets and each team's keywords (the notes are written in by patchNotes).
+function sheet(play, team) {
+  const data = play.sheets[team];
+  const words = play.keywords[team];
+  const opponents = !words && myTeam(play) === OTHER[team] && !play.seat.is_spectator;
+  const columns = DIGITS.map((d) => h("div", { class: "dc-col", dataset: { position: d } },
+    h("h4", {}, h("span", { class: "dc-digit", text: String(d) }), words ? h("span", { class: "dc-word", text: words[d - 1] }) : null),
+    h("ul", { class: "dc-col-clues" }, data.by_position[String(d)].map((e) => h("li", {},
+      h("span", { class: "dc-round-tag", text: interpolate(_("R%(n)s"), { n: e.round }) }), " ", h("span", { class: "dc-clue", text: e.clue })))),
+    opponents ? noteBox(d) : null));
+  const title = words && team === myTeam(play) && play.phase !== "over" ? _("Our keywords and clues") : interpolate(_("%(team)s's sheet"), { team: teamName(team) });
+  return h("section", { class: `dc-sheet dc-${seatColour(team)} ${words ? "dc-sheet-own" : "dc-sheet-opp"}`, dataset: { team } },
+    h("h3", {}, teamTag(team), " ", title),
+    h("div", { class: "dc-cols" }, columns),
+    data.rows.length ? h("details", { class: "dc-rows" }, h("summary", { text: _("Round by round") }),
+      h("table", {}, h("thead", {}, h("tr", {}, [_("Round"), _("Clues"), _("Guess"), _("Interception"), _("Code")].map((t) => h("th", { text: t })))),
+        h("tbody", {}, data.rows.map((r) => h("tr", {}, h("td", { text: String(r.round) }), h("td", { text: r.clues.map((c) => c || "—").join(" / ") }),
+          h("td", { text: fmtCode(r.guess) }), h("td", { text: fmtCode(r.interception) }), h("td", { text: fmtCode(r.code) })))))) : null);
+}
+
+export function sheetsSlot(play) {
+  // In the Interceptor variant only the team of two has codes: its sheet is the only one.
+  const teams = isInterceptorMode() ? ["white"] : ["white", "black"];
+  const mine = myTeam(play);
+  teams.sort((a, b) => (a === mine ? -1 : b === mine ? 1 : 0));
+  return h("div", { class: "dc-sheets" }, teams.map((t) => sheet(play, t)));
+}
+
+export function patchNotes(play) {
+  const team = myTeam(play);
+  if (!team) return;
+  DIGITS.forEach((d) => {
+    const box = document.getElementById(`dc-note-${d}`);
+    if (!box || document.activeElement === box) return;
+    // A note still waiting to be saved wins over the server's older copy.
+    const value = cur.local.notes[d] !== undefined ? cur.local.notes[d] : play.teams[team].notes[d - 1];
+    if (box.value !== value) box.value = value;
+  });
+}
+
+// `order`: this seat's team's players; `next`: its next Encryptor; `shown`: for a team member.
+export function orderSlot({ order, next, shown }) {
+  if (!shown) return null;
+  return h("details", { class: "dc-order" }, h("summary", { text: _("Encryptor order") }),
+    h("p", { class: "hint", text: interpolate(_("Next Encryptor: %(name)s. A new order applies from the next round."), { name: nameOf(next) }) }),
+    h("ol", {}, order.map((id, i) => h("li", {}, h("span", { text: nameOf(id) }),
+      i > 0 ? h("button", { type: "button", class: "dc-up", "aria-label": interpolate(_("Move %(name)s up"), { name: nameOf(id) }), onclick: () => {
+        const moved = [...order];
+        [moved[i - 1], moved[i]] = [moved[i], moved[i - 1]];
+        send({ action: "set_order", order: moved });
+      } }, "↑") : null))));
+}

@@ -1,0 +1,39 @@
+// Each game's own module and stylesheet, loaded when the room plays that game.
+import { h } from "./dom.js";
+
+// The server names each game's script and stylesheet (hashed in production): the page
+// loads the room's game, and another game only when the room switches to it.
+const ASSETS = JSON.parse(document.getElementById("game-assets").textContent);
+export const modules = {};
+const loading = {};
+
+function loadStylesheet(name) {
+  if (document.querySelector(`link[data-game-css="${name}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href: ASSETS[name].css, dataset: { gameCss: name } });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.append(link);
+  });
+}
+
+export const knows = (name) => Boolean(ASSETS[name]);
+
+// Resolves once both are in, so the game never shows unstyled.
+export function loadGame(name) {
+  if (!loading[name]) {
+    loading[name] = Promise.all([import(ASSETS[name].js), loadStylesheet(name)]).then(([module]) => {
+      modules[name] = module;
+      return module;
+    }, (error) => {
+      delete loading[name];  // the next push tries again
+      throw error;
+    });
+  }
+  return loading[name];
+}
+
+// Only the playing game's rules apply: another game's stylesheet is switched off.
+export function useStylesheet(name) {
+  for (const link of document.querySelectorAll("link[data-game-css]")) link.disabled = link.dataset.gameCss !== name;
+}

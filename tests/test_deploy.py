@@ -1,0 +1,84 @@
+"""The shipped recipe (deploy/): nginx accepts the site, the units and the environment
+file say what the README and docs/operations.md promise. ``make deploy-check`` runs them."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from deploy import recipe
+
+
+def site(tmp_path: Path) -> Path:
+    cert, key = recipe.self_signed_certificate(tmp_path)
+    text = recipe.render_site(upstreams=[18001, 18002], https_port=18443, http_port=18080, cert=cert, key=key)
+    return recipe.render_nginx(tmp_path / "nginx", text)
+
+
+def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
+    nginx = shutil.which("nginx") or next(
+        (path for path in ("/usr/sbin/nginx", "/sbin/nginx") if Path(path).exists()), None
+    )
+    if nginx is None:
+        pytest.skip("nginx is not installed: `sudo apt-get install nginx` (.ci/run installs it)")
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed: it makes the test certificate")
+    conf = site(tmp_path)
+    result = subprocess.run(recipe.nginx_argv(nginx, conf, "-t"), capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "syntax is ok" in result.stderr
+
+
+def test_the_proxy_sets_the_client_address_and_keeps_metrics_private() -> None:
+    text = recipe.NGINX_SITE.read_text()
+    directives = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    directives = [line for line in directives if line]
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in directives
+    assert not any("$proxy_add_x_forwarded_for" in line for line in directives)
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in directives
+    assert "proxy_set_header Host $host;" in directives
+    # proxy_set_header only at server level: one in a location would drop all the others.
+    for block in re.findall(r"location [^{]+\{([^}]*)\}", text):
+        assert "proxy_set_header" not in block
+    assert re.search(r"location /metrics \{\s*deny all;\s*\}", text)
+
+
+def test_the_units_run_daphne_behind_the_proxy_and_one_clock() -> None:
+    web = recipe.unit_command(recipe.WEB_UNIT, "8001")
+    assert web.argv[1:] == [
+        "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", "8001", "config.asgi:application",
+    ]  # fmt: skip
+    assert web.env == {"GAME_CLOCK": "false"}
+    assert recipe.unit_command(recipe.CLOCK_UNIT).argv[1:] == ["manage.py", "clock"]
+    example = recipe.env_file()
+    assert "GAME_CLOCK" not in example  # it would override the web unit's GAME_CLOCK=false
+    assert recipe.service_env(recipe.WEB_UNIT, example)["GAME_CLOCK"] == "false"
+
+
+def test_the_environment_file_names_every_setting() -> None:
+    settings = (recipe.ROOT / "config" / "settings.py").read_text()
+    names = set(re.findall(r'_env_\w+\("([A-Z_]+)"', settings))
+    names |= set(re.findall(r'os\.environ\.get\("([A-Z_]+)"', settings))
+    names -= {"TEST_DB_NAME", "GAME_CLOCK"}  # tests only; set by the units themselves
+    names |= {"DATABASE_URL"}  # read by dj_database_url
+    missing = names - set(recipe.env_file())
+    assert not missing, f"deploy/wordrooms.env.example does not name {sorted(missing)}"
+
+
+def test_the_environment_file_passes_check_deploy() -> None:
+    """The example environment, with a real key, is clean for Django's deployment check."""
+    import os
+    import sys
+
+    keep = {"PATH", "HOME", "LANG"}
+    env = {key: value for key, value in os.environ.items() if key in keep}
+    env.update(recipe.env_file())
+    env.update(SECRET_KEY="k" * 20 + "-a-long-random-secret-for-this-test-only-0123456789")
+    env.update(DJANGO_SETTINGS_MODULE="config.settings")
+    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+    result = subprocess.run(command, cwd=recipe.ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
