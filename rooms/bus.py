@@ -112,8 +112,9 @@ IGNORED = Ignored()
 class Quiet:
     """A warning at most once per interval, whatever the rate of failures behind it."""
 
-    def __init__(self, every: float = SUMMARY_EVERY) -> None:
+    def __init__(self, every: float = SUMMARY_EVERY, logger: logging.Logger | None = None) -> None:
         self.every = every
+        self.log = logger or log
         self.last = -every
         self.missed = 0
 
@@ -123,7 +124,7 @@ class Quiet:
             self.missed += 1
             return
         suffix = f" ({self.missed} more like it since the last line)" if self.missed else ""
-        log.warning(message + suffix, *args, exc_info=exc_info)
+        self.log.warning(message + suffix, *args, exc_info=exc_info)
         self.last, self.missed = now, 0
 
 

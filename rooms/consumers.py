@@ -45,7 +45,7 @@ ROOM_CLOSED = _("This room was closed by the site's operators.")
 TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
 
 
-_database_quiet = hub.bus.Quiet()
+_database_quiet = hub.bus.Quiet(logger=log)
 
 
 def _depth(value: Any, level: int = 0) -> int:

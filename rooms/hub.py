@@ -132,7 +132,7 @@ class Hub:
         self.rooms: dict[str, LocalRoom] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._touch_due = False
-        self._quiet = bus.Quiet()
+        self._quiet = bus.Quiet(logger=log)
 
     def _start(self) -> None:
         if not self._tasks:
@@ -446,7 +446,7 @@ async def publish(snapshot: dict[str, Any]) -> None:
         _quiet.warn("room %s: push of version %s not sent", snapshot["slug"], snapshot.get("version"))
 
 
-_quiet = bus.Quiet()
+_quiet = bus.Quiet(logger=log)
 
 # Read at each scrape of /metrics: the rooms this process serves sockets in.
 metrics.follow_rooms(lambda: sum(1 for h in list(_hubs.values()) for r in h.rooms.values() if r.sockets))

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -20,7 +20,7 @@ from websockets.exceptions import InvalidStatus
 from rooms import services
 from rooms.models import Player
 from rooms.services import room_join
-from tests.conftest import DaphneServer, make_session
+from tests.conftest import DaphneServer, _database_url, make_session
 from tests.rooms.test_survive import Screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,10 +88,15 @@ def _http(opener: urllib.request.OpenerDirector, url: str, data: bytes | None = 
         return int(error.code)
 
 
-def _database_access(allowed: bool) -> None:
-    """Our own test database refuses (and drops) connections, or takes them again.
+SERVER_APP = "presence-outage-server"  # the test server's connections, by name
 
-    Only this test's database: the PostgreSQL server and every other database go on.
+
+def _database_access(allowed: bool) -> None:
+    """Our own test database refuses new connections and the test server's are dropped,
+    or it takes them again.
+
+    Only this test's database: the PostgreSQL server and every other database go on
+    (and this pytest process keeps its own connections, already open).
     """
     import psycopg
 
@@ -106,8 +111,11 @@ def _database_access(allowed: bool) -> None:
     ) as admin:
         admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {"true" if allowed else "false"}')
         if not allowed:
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [name])
-    connections.close_all()
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND application_name = %s",
+                [name, SERVER_APP],
+            )
 
 
 def test_open_sockets_show_their_players_present_again_after_the_outage(redis_url: str) -> None:
@@ -117,7 +125,10 @@ def test_open_sockets_show_their_players_present_again_after_the_outage(redis_ur
     sessions = {name: make_session(f"{slug}-{name}") for name in ("ada", "bo", "ada2")}
     outage = connection.vendor == "postgresql"
     # Touches every 4 checks: every 1.2 s here (20 s by default).
-    server = DaphneServer(redis_url, extra_env={"PUSH_CHECK_SECONDS": "0.3"}).start()
+    env = {"PUSH_CHECK_SECONDS": "0.3"}
+    if outage:
+        env["DATABASE_URL"] = f"{_database_url()}?application_name={SERVER_APP}"
+    server = DaphneServer(redis_url, extra_env=env).start()
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     page = f"{server.url}/r/{slug}/"
