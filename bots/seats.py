@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from bots.play import DECIDE
@@ -28,6 +29,13 @@ def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
             raise RoomError("no_bots", _("Bots cannot play this game yet."))
         # "Bot 1": a name, the same in every language (and not the adder's language).
         taken = set(room.players.filter(bot=True).values_list("name", flat=True))
+        if len(taken) >= settings.MAX_BOTS_PER_ROOM:
+            # Bots think on the server's clock: a room of hundreds would slow every room.
+            raise RoomError(
+                "too_many_bots",
+                _("A room can have at most %(limit)s bots."),
+                limit=settings.MAX_BOTS_PER_ROOM,
+            )
         number = next(n for n in range(1, len(taken) + 2) if f"Bot {n}" not in taken)
         bot = Player.objects.create(
             room=room, uid=f"bot:{secrets.token_urlsafe(12)}", name=f"Bot {number}", bot=True

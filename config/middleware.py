@@ -1,5 +1,6 @@
 """Response headers that keep a page from loading or sending anything it should not."""
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
@@ -46,4 +47,30 @@ class FriendlyNotFoundMiddleware:
             from rooms.views import not_found
 
             return not_found(request)
+        return response
+
+
+class DatabaseAwayMiddleware:
+    """While the database is unreachable, pages and forms answer a short 503 page that says
+    to try again (with ``Retry-After``), not a server error: nothing was changed, and the
+    same request works once the database is back."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.db import InterfaceError, OperationalError
+        from django.shortcuts import render
+        from django.utils.translation import gettext as _
+
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logging.getLogger(__name__).warning("database away: %s answered 503 (%s)", request.path, exception)
+        message = _("The server cannot reach its database for a moment. Nothing was changed: try again.")
+        response = render(request, "503.html", {"message": message}, status=503)
+        response["Retry-After"] = "5"
+        response["Cache-Control"] = "no-store"
         return response

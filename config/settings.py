@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.FriendlyNotFoundMiddleware",
+    "config.middleware.DatabaseAwayMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -225,6 +226,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # through the proxy.
 METRICS = _env_bool("METRICS", False)
 
+# Each server process checks its rooms' versions against the database this often (a push
+# lost to a Redis outage heals within it) and vouches for its players every 4 checks.
+PUSH_CHECK_SECONDS = float(os.environ.get("PUSH_CHECK_SECONDS", "5"))
+
 # Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
 # (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
@@ -243,6 +248,9 @@ ROOM_RETENTION_DAYS = int(os.environ.get("ROOM_RETENTION_DAYS", "30"))
 # defaults let a dozen players behind one home router play, reconnect and reload freely.
 RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", True)
 RATE_LIMITS_STORAGE = REDIS_URL or "memory://"
+# Caps per room: people (players and watchers; "room_full" past it) and bots ("too_many_bots").
+MAX_PLAYERS_PER_ROOM = int(os.environ.get("MAX_PLAYERS_PER_ROOM", "100"))
+MAX_BOTS_PER_ROOM = int(os.environ.get("MAX_BOTS_PER_ROOM", "8"))
 # An AI teammate waits this long after the room's last change before its move (human pace).
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "2.5"))
 
@@ -251,6 +259,8 @@ RATE_LIMITS = {
     "rooms_per_session": os.environ.get("LIMIT_ROOMS_PER_SESSION", "10/hour"),
     "handshakes_per_ip": os.environ.get("LIMIT_HANDSHAKES_PER_IP", "120/minute"),
     "device_failures_per_ip": os.environ.get("LIMIT_DEVICE_FAILURES_PER_IP", "20/minute"),
+    # Operators' sign-in attempts (each wrong password costs a third of a second of CPU).
+    "admin_logins_per_ip": os.environ.get("LIMIT_ADMIN_LOGINS_PER_IP", "10/minute"),
 }
 # Counted per server process: held for a socket's life / checked on every frame.
 LIMIT_OPEN_SOCKETS_PER_IP = int(os.environ.get("LIMIT_OPEN_SOCKETS_PER_IP", "60"))

@@ -13,6 +13,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
 from rooms import db, hub, limits, metrics, play, services
@@ -34,12 +35,19 @@ LIMITED: dict[str, Any] = {"limited": True}  # _identify's answer when a limit i
 # Daphne accepts no standard close code but 1000 from an application (1008, "policy",
 # fails the close itself): 4000 + 8 says the same.
 CLOSE_TOO_MANY = 4008
+# The database went away mid-handshake, after the socket was accepted: closed with this
+# code, and the page retries with its backoff (before accepting, the socket is refused).
+CLOSE_DATABASE_AWAY = 4503
+DATABASE_AWAY = _("The server cannot reach its database for a moment; nothing was changed. Try again.")
 LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
 TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
 RELOAD_EVERY = 1.0  # seconds between two reads of a room for out-of-date pings
 _reloaded: dict[str, float] = {}  # room -> when it was last read for one
+
+
+_database_quiet = hub.bus.Quiet(logger=log)
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -169,6 +177,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.hub.presence_changed(self.slug)
         await self.send_state(await self.hub.snapshot(self.slug))
 
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """The handshake, refused cleanly (not a server error) while the database is away."""
+        try:
+            await super().websocket_connect(message)
+        except (OperationalError, InterfaceError):
+            _database_quiet.warn("room %s: a handshake was refused: the database is away", self.slug)
+            if hasattr(self, "hub"):
+                self.hub.detach(self)
+            # Before accepting: refused (HTTP 403); after: closed with this code.
+            await self.close(code=CLOSE_DATABASE_AWAY)
+            self._uncount_ip()
+
     async def refuse(self) -> None:
         """A limit reached at the handshake: refused before it opens (HTTP 403).
 
@@ -269,6 +289,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except RoomError as error:
             failed = error.code
             await self.send_error(error.code, error.message, ref, error.params)
+        except (OperationalError, InterfaceError):
+            _database_quiet.warn("room %s: an action was refused: the database is away", self.slug)
+            await self.send_error("unavailable", DATABASE_AWAY, ref)
         except Exception:
             # A bug, not a player's mistake: keep the socket, say little, log it all.
             failed = "server_error"

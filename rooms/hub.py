@@ -28,12 +28,15 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from rooms import bus, db, metrics
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
 
-CHECK_EVERY = 5.0  # seconds between version checks against the database
+# Seconds between version checks against the database (PUSH_CHECK_SECONDS).
+CHECK_EVERY = float(getattr(settings, "PUSH_CHECK_SECONDS", 5.0))
 TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
 UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
 PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
@@ -48,6 +51,7 @@ class RoomSocket(Protocol):
 
     slug: str
     player_pk: int | None
+    player_id: str | None
 
     async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None: ...
 
@@ -108,6 +112,15 @@ class LocalRoom:
     presence_pending: bool = False
     resubscribe: bool = False
     idle_since: float | None = None
+    # A push heard before the room was first read: believed only if the read agrees
+    # it is the same room (see ``snapshot``).
+    early: dict[str, Any] | None = None
+    reloading: bool = False
+
+
+def identity(snapshot: dict[str, Any] | None) -> Any:
+    """Which room a snapshot is of (``None``: a room not stored when it was read)."""
+    return None if snapshot is None else snapshot.get("room")
 
 
 class Hub:
@@ -118,6 +131,8 @@ class Hub:
         self.bus = bus.RedisBus(*self.config) if self.config else None
         self.rooms: dict[str, LocalRoom] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._touch_due = False
+        self._quiet = bus.Quiet(logger=log)
 
     def _start(self) -> None:
         if not self._tasks:
@@ -132,23 +147,29 @@ class Hub:
         room.idle_since = None
         if room.subscribed is None:
             # A task of its own: a socket that gives up waiting must not cancel it for the
-            # others (they wait on it shielded). It never fails: see _subscribe.
+            # others (they wait on it shielded). It never fails and never waits past
+            # bus.SUBSCRIBE_WAIT: see _subscribe.
             room.subscribed = asyncio.ensure_future(self._subscribe(socket.slug))
         await asyncio.shield(room.subscribed)
 
     async def _subscribe(self, slug: str) -> None:
-        """Hear the room's pushes from other processes; with Redis down, serve without them.
+        """Hear the room's pushes from other processes; with Redis away, serve without them.
 
-        A socket must open even while Redis is away: this process's own changes reach it
-        directly, others' within a version check (``CHECK_EVERY``); the subscription is
-        tried again then.
+        A socket must open even while Redis is away or hung: this process's own changes
+        reach it directly, others' within a version check (``CHECK_EVERY``); the
+        subscription is confirmed when Redis answers, or tried again then.
         """
         if self.bus is None:
             return
         try:
-            await self.bus.subscribe(slug, self.deliver)
+            confirmed = await self.bus.subscribe(slug, self.receive)
         except Exception:
-            log.warning("room %s: cannot subscribe (Redis away?); catching up from the database", slug)
+            log.exception("room %s: subscribing failed", slug)
+            confirmed = False
+        if not confirmed:
+            self._quiet.warn(
+                "room %s: no subscription yet (Redis away?); catching up from the database", slug
+            )
             room = self.rooms.get(slug)
             if room is not None:
                 room.resubscribe = True
@@ -168,8 +189,18 @@ class Hub:
         from rooms.state import load_snapshot
 
         snapshot = await db.run_in_pool(load_snapshot)(slug)
-        if room is not None and (room.snapshot is None or snapshot["version"] > room.snapshot["version"]):
-            room.snapshot = snapshot
+        if room is not None:
+            early, room.early = room.early, None
+            if (
+                early is not None
+                and identity(early) is not None
+                and identity(early) == identity(snapshot)
+                and early["version"] > snapshot["version"]
+            ):
+                snapshot = early  # committed after the read, heard before it returned
+            held = room.snapshot
+            if held is None or identity(held) != identity(snapshot) or snapshot["version"] > held["version"]:
+                room.snapshot = snapshot
         return snapshot
 
     async def reload(self, slug: str) -> dict[str, Any]:
@@ -181,27 +212,73 @@ class Hub:
         return snapshot
 
     # ---- pushes ----------------------------------------------------------------------
+    async def receive(self, snapshot: dict[str, Any]) -> None:
+        """A push from another process (authenticated by ``rooms.bus``): believed only for
+        the room this process holds, and only when newer than what it holds."""
+        room = self.rooms.get(str(snapshot.get("slug")))
+        if room is None:
+            return  # a room this process stopped following
+        held = room.snapshot
+        if held is None:
+            # Not read yet (a socket is opening): kept until the read says which room it is.
+            if room.early is None or snapshot.get("version", 0) > room.early.get("version", 0):
+                room.early = snapshot
+            return
+        if identity(held) is None:
+            # The room was not stored when this process read it: its first push is
+            # checked against the database, never believed (it could be an old room's).
+            if not room.reloading:
+                room.reloading = True
+                try:
+                    await self.reload(str(snapshot["slug"]))
+                except Exception:
+                    self._quiet.warn("room %s: reading a new room failed", snapshot.get("slug"))
+                finally:
+                    room.reloading = False
+            return
+        if identity(snapshot) != identity(held):
+            bus.IGNORED.count("other_room")
+            return
+        version = snapshot.get("version")
+        if (
+            not isinstance(version, int)
+            or version < held["version"]
+            or (version == held["version"] and not snapshot.get("closed"))
+        ):
+            bus.IGNORED.count("stale")
+            return
+        await self.deliver(snapshot)
+
     async def deliver(self, snapshot: dict[str, Any]) -> None:
         """A newer version of a room: each local socket of it gets its own view."""
         room = self.rooms.get(snapshot["slug"])
         if room is None:
             return
-        if snapshot.get("closed"):
-            # The operators closed the room: every socket is told, then closed.
-            for socket in list(room.sockets):
-                await socket.room_closed()
-            room.snapshot = None
-            return
         previous = room.snapshot
-        if previous is not None and snapshot["version"] <= previous["version"]:
+        same_room = previous is not None and identity(previous) == identity(snapshot)
+        if snapshot.get("closed"):
+            if previous is not None and identity(previous) is not None and not same_room:
+                return  # another room of that name was closed
+            await self.close_room(snapshot["slug"])
+            return
+        if same_room and snapshot["version"] <= previous["version"]:  # type: ignore[index]
             return  # late or repeated
         room.snapshot = snapshot
-        patches = PatchCache(previous, snapshot)
+        patches = PatchCache(previous if same_room else None, snapshot)
         for socket in list(room.sockets):
             try:
                 await socket.push(snapshot, patches)
             except Exception:
                 log.exception("room %s: push to a socket failed", snapshot["slug"])
+
+    async def close_room(self, slug: str) -> None:
+        """The operators closed the room: every socket is told, then closed."""
+        room = self.rooms.get(slug)
+        if room is None:
+            return
+        for socket in list(room.sockets):
+            await socket.room_closed()
+        room.snapshot = None
 
     # ---- presence --------------------------------------------------------------------
     def presence_changed(self, slug: str) -> None:
@@ -227,7 +304,7 @@ class Hub:
         try:
             await db.call_collecting(pushes, services.presence_refresh, slug=slug, shown=shown)
         except Exception:
-            log.exception("room %s: presence push failed", slug)
+            self._quiet.warn("room %s: presence push failed (database away?)", slug, exc_info=True)
         for snapshot in pushes:
             await publish(snapshot)
 
@@ -245,30 +322,83 @@ class Hub:
                 log.exception("hub: periodic check failed")
 
     async def _check(self, tick: int) -> None:
-        from rooms import services
-        from rooms.models import Room
+        """Leave idle rooms, retry subscriptions, catch up versions, vouch for players.
 
+        Each step stands alone: whatever Redis or the database does to one (a hung
+        Redis, a database outage), the others still run on every check.
+        """
         now = time.monotonic()
         for slug, room in list(self.rooms.items()):
             if not room.sockets and room.idle_since is not None and now - room.idle_since > UNSUBSCRIBE_AFTER:
                 del self.rooms[slug]
                 if room.subscribed is not None and self.bus is not None:
-                    await self.bus.unsubscribe(slug)
+                    self.bus.forget(slug)  # never waits on Redis
         for slug, room in list(self.rooms.items()):
-            if room.resubscribe and room.sockets:
+            if room.resubscribe and room.sockets and room.subscribed is not None and room.subscribed.done():
                 room.resubscribe = False
-                await self._subscribe(slug)
+                room.subscribed = asyncio.ensure_future(self._subscribe(slug))
+        try:
+            await self._catch_up()
+        except Exception:
+            self._quiet.warn("hub: version check failed (database away?)", exc_info=True)
+        if tick % TOUCH_EVERY == 0 or self._touch_due:
+            try:
+                await self._touch()
+                self._touch_due = False
+            except Exception:
+                # Tried again on every check until it succeeds: presence heals as soon
+                # as the database is back, not a touch interval later.
+                self._touch_due = True
+                self._quiet.warn("hub: presence touch failed (database away?)")
+        bus.IGNORED.flush()
+
+    async def _catch_up(self) -> None:
+        """Read the followed rooms' versions: a missed push is loaded, a closed room closed."""
+        from rooms.models import Room
+        from rooms.services import room_identity
+
         followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
-        if followed:
-            versions = await db.run_in_pool(
-                lambda: dict(Room.objects.filter(slug__in=list(followed)).values_list("slug", "version"))
-            )()
-            for slug, version in versions.items():
-                if version > followed[slug].snapshot["version"]:  # type: ignore[index]
-                    await self.reload(slug)
-        if tick % TOUCH_EVERY == 0:
-            pks = sorted({s.player_pk for r in self.rooms.values() for s in r.sockets if s.player_pk})
-            await db.run_in_pool(services.presence_touch)(pks)
+        if not followed:
+            return
+        rows = await db.run_in_pool(
+            lambda: list(
+                Room.objects.filter(slug__in=list(followed)).values_list(
+                    "slug", "pk", "created_at", "version"
+                )
+            )
+        )()
+        found = {slug: (room_identity(pk, created), version) for slug, pk, created, version in rows}
+        for slug, room in followed.items():
+            held = room.snapshot
+            if held is None:
+                continue
+            row = found.get(slug)
+            if identity(held) is None:
+                if row is not None:
+                    await self.reload(slug)  # created since it was read
+            elif row is None or row[0] != identity(held):
+                await self.close_room(slug)  # closed (and perhaps created again) meanwhile
+            elif row[1] > held["version"]:
+                await self.reload(slug)
+
+    async def _touch(self) -> None:
+        """Vouch for this process's players: seen now, and counted at least once per open
+        socket here (a database outage may have let the sweep count them out)."""
+        from rooms import services
+
+        counts: dict[int, int] = {}
+        for room in self.rooms.values():
+            for socket in room.sockets:
+                if socket.player_pk:
+                    counts[socket.player_pk] = counts.get(socket.player_pk, 0) + 1
+        await db.run_in_pool(services.presence_touch)(counts)
+        for slug, room in self.rooms.items():
+            if room.snapshot is None:
+                continue
+            shown = {p["id"]: p["connected"] for p in room.snapshot["base"]["players"]}
+            here = {getattr(s, "player_id", None) for s in room.sockets if s.player_pk}
+            if any(shown.get(player) is False for player in here):
+                self.presence_changed(slug)  # shown away though here: push the truth
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
@@ -288,8 +418,9 @@ async def publish(snapshot: dict[str, Any]) -> None:
 
     This process's hubs get it at once (a hub on another thread's loop, as the clock's
     publishes come from its own thread, gets it on its loop); other processes through
-    Redis. The change is saved whatever happens here: if Redis fails, each process's
-    version check (or a client's sync) brings its sockets up to date.
+    Redis, from the bus's publishing task: nothing here waits on Redis. The change is
+    saved whatever happens there: if Redis fails, each process's version check (or a
+    client's sync) brings its sockets up to date.
     """
     running = asyncio.get_running_loop()
     for loop, hub in list(_hubs.items()):
@@ -298,19 +429,24 @@ async def publish(snapshot: dict[str, Any]) -> None:
         elif not loop.is_closed():
             asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
     own = _hubs.get(running)
-    config = own.config if own is not None else bus.redis_config()
+    if own is not None:
+        if own.bus is not None:
+            own.bus.enqueue(snapshot)
+        return
+    config = bus.redis_config()
     if config is None:
         return
+    for loop, hub in list(_hubs.items()):
+        if hub.bus is not None and hub.config == config and loop.is_running():
+            loop.call_soon_threadsafe(hub.bus.enqueue, snapshot)  # the server's loop sends it
+            return
     try:
-        if own is not None and own.bus is not None:
-            await own.bus.publish(snapshot)
-        else:
-            await bus.publish_once(*config, snapshot)
+        bus.publish_sync(*config, snapshot)
     except Exception:
-        log.warning(
-            "room %s: push of version %s not sent", snapshot["slug"], snapshot["version"], exc_info=True
-        )
+        _quiet.warn("room %s: push of version %s not sent", snapshot["slug"], snapshot.get("version"))
 
+
+_quiet = bus.Quiet(logger=log)
 
 # Read at each scrape of /metrics: the rooms this process serves sockets in.
 metrics.follow_rooms(lambda: sum(1 for h in list(_hubs.values()) for r in h.rooms.values() if r.sockets))

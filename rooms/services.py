@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,8 +19,10 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +35,13 @@ from rooms.words import OWN_WORDS_MAX, PACK_LANGUAGES, WORD_MODES, parse_own_wor
 NAME_MAX_LENGTH = 24
 # A browser pings every 25 s; one missed ping is forgiven before "away" shows.
 PRESENCE_GRACE = timedelta(seconds=60)
+
+
+def room_identity(pk: int, created_at: Any) -> str:
+    """Which room a row is, for pushes between processes: its key and creation stamp (a
+    room closed and created again under the same name, even with a reused key on SQLite,
+    is another room)."""
+    return f"{pk}.{int(created_at.timestamp() * 1_000_000)}"
 
 
 def new_uid() -> str:
@@ -200,7 +210,16 @@ def room_join(
     with transaction.atomic():
         Room.objects.get_or_create(slug=slug, defaults=defaults)
     with locked_room(slug) as room:
-        player, created = Player.objects.get_or_create(room=room, uid=uid, defaults={"name": name})
+        player = Player.objects.filter(room=room, uid=uid).first()
+        created = player is None
+        if player is None:
+            if room.players.filter(bot=False).count() >= settings.MAX_PLAYERS_PER_ROOM:
+                raise RoomError(
+                    "room_full",
+                    _("This room is full (%(limit)s people): open another room."),
+                    limit=settings.MAX_PLAYERS_PER_ROOM,
+                )
+            player = Player.objects.create(room=room, uid=uid, name=name)
         if not created and player.name != name:
             player.name = name
             player.save(update_fields=["name"])
@@ -352,10 +371,27 @@ def presence_close(*, pk: int) -> bool:
     return left == 0
 
 
-def presence_touch(pks: list[int]) -> None:
-    """Open sockets prove their players are here: one write for all of a process's players."""
-    if pks:
-        Player.objects.filter(pk__in=pks).update(last_seen=timezone.now())
+def presence_touch(counts: dict[int, int] | list[int]) -> None:
+    """Open sockets prove their players are here: seen now, and counted at least as many
+    times as the process holds sockets for them (``counts``: player pk → sockets).
+
+    Re-asserting the count, not only the time, heals a database outage: the sweep may
+    have counted everyone out meanwhile, and a touch that only stamped ``last_seen``
+    would leave every connected player shown away for good.
+    """
+    if isinstance(counts, list):
+        counts = dict.fromkeys(counts, 1)
+    if not counts:
+        return
+    now = timezone.now()
+    by_count: dict[int, list[int]] = {}
+    for pk, sockets in counts.items():
+        by_count.setdefault(sockets, []).append(pk)
+    with transaction.atomic():
+        for sockets, pks in by_count.items():
+            Player.objects.filter(pk__in=pks).update(
+                connections=Greatest(F("connections"), Value(sockets)), last_seen=now
+            )
 
 
 def presence_refresh(*, slug: str, shown: dict[str, bool] | None = None) -> None:
@@ -371,12 +407,42 @@ def presence_refresh(*, slug: str, shown: dict[str, bool] | None = None) -> None
         pass  # the room is gone
 
 
-def presence_sweep(now: Any = None) -> int:
+# When the database was last seen answering the sweeper's process, and since when it has
+# answered without a gap (monotonic seconds).
+_sweeps: dict[str, float] = {}
+SWEEP_GAP = 10.0  # a pause longer than this (the database was away) restarts the count
+
+
+def presence_database_seen() -> float:
+    """Record that the database answers now; how long it has answered without a gap.
+
+    The sweep calls it; a clock that calls it on every pass (each pass reads the
+    database) lets the sweep count a dead process's players out a grace period after
+    their last touch instead of a grace period after the sweep first noticed them.
+    """
+    mono = time.monotonic()
+    last = _sweeps.get("last")
+    if last is None or mono - last > SWEEP_GAP:
+        _sweeps["since"] = mono
+    _sweeps["last"] = mono
+    return mono - _sweeps["since"]
+
+
+def presence_sweep(now: Any = None, *, up_for: float | None = None) -> int:
     """Heal counts left by a server that died: no touch for the grace period means no socket.
 
     Every live process touches its players' ``last_seen`` well within the grace period,
-    so a player still counted but untouched has no open socket anywhere.
+    so a player still counted but untouched has no open socket anywhere — provided the
+    database let them touch: after a pause of the sweep (a database outage stops it and
+    every touch alike), nobody is counted out until the database has been reachable
+    for a whole grace period again, so a live process is never swept. ``up_for``: how
+    long the database has been reachable (measured from the sweeps themselves if not
+    given).
     """
+    if up_for is None:
+        up_for = presence_database_seen()
+    if up_for < PRESENCE_GRACE.total_seconds():
+        return 0
     now = now or timezone.now()
     stale = Player.objects.filter(connections__gt=0, last_seen__lt=now - PRESENCE_GRACE)
     rooms = set(stale.values_list("room__slug", flat=True))
@@ -473,13 +539,20 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
 
 
 def room_close(*, slug: str) -> bool:
-    """Delete a room with its players and games; its open sockets are told and closed."""
-    deleted, _ = Room.objects.filter(slug=slug).delete()
-    if deleted:
-        from rooms import hub
+    """Delete a room with its players and games; its open sockets are told and closed.
 
-        transaction.on_commit(lambda: async_to_sync(hub.publish)({"slug": slug, "closed": True}))
-    return bool(deleted)
+    The room's row is locked first, as every change does: deleting its players and
+    games before holding it deadlocked with a move holding the room and writing its game.
+    """
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(slug=slug).first()
+        if room is None:
+            return False
+        closed = {"slug": slug, "room": room_identity(room.pk, room.created_at), "version": room.version,
+                  "closed": True}  # fmt: skip
+        room.delete()
+        publish_after_commit(closed)
+    return True
 
 
 def player_remove(*, pk: int) -> bool:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from rooms.games import game_names, get_game, offers_bots
 from rooms.models import GameRecord, Player, Room
-from rooms.services import is_connected
+from rooms.services import is_connected, room_identity
 
 NO_GAME = "none"
 
@@ -101,6 +101,9 @@ def render_snapshot(
     }
     return {
         "slug": room.slug,
+        # Which room this is: a room closed and created again under the same name is
+        # another room (rooms.bus and rooms.hub never take one's pushes for the other).
+        "room": room_identity(room.pk, room.created_at),
         "version": room.version,
         "base": base,
         "views": views,
@@ -128,6 +131,7 @@ def empty_snapshot(slug: str) -> dict[str, Any]:
     }
     return {
         "slug": slug,
+        "room": None,
         "version": 0,
         "base": base,
         "views": {NO_GAME: None},

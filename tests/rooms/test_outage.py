@@ -96,7 +96,7 @@ async def test_redis_outage_moves_apply_and_nothing_lies(
     # Pushes from other processes resume: publish as another process until one arrives.
     config = bus.redis_config()
     assert config is not None
-    other = bus.RedisBus(*config)
+    other = bus.RedisBus(*config, origin=b"another-process")
     version = await room_version(table.slug)
     state = await game_state(table.slug)
     operative = "rui" if state["team"] == "red" else "bo"
@@ -104,14 +104,14 @@ async def test_redis_outage_moves_apply_and_nothing_lies(
     pushes: list[dict[str, Any]] = []
     move = {"action": "propose", "turn": state["turn"], "position": 4}
     await db.call_collecting(pushes, RoomConsumer.game_action, consumer, move)
-    _origin, dot, token = other.seal(pushes[0]).partition(b".")
     for task in hub.get_hub()._tasks:
         task.cancel()  # no catching up from the database: from here on only Redis can bring it
 
     async def publish_until_heard() -> None:
         # Redis needs a moment to take connections again: publish until someone hears it.
         while True:
-            await other.client.publish(bus.channel_name(table.slug), b"another-process" + dot + token)
+            # Sealed afresh each time: the same message twice would be a replay.
+            await other.client.publish(other.channel(table.slug), other.seal(pushes[0]))
             await asyncio.sleep(0.1)
 
     publisher = asyncio.create_task(publish_until_heard())
