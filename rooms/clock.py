@@ -76,7 +76,7 @@ def find_due(now: float) -> Due:
 
     from rooms.models import Player as RoomPlayer
     from rooms.play import due_deadlines, next_deadline
-    from rooms.services import PRESENCE_GRACE
+    from rooms.services import PRESENCE_GRACE, presence_database_seen
 
     due = Due()
     upcoming: list[float | None] = []
@@ -96,6 +96,9 @@ def find_due(now: float) -> Due:
         # Players counted by a server that died: no touch for the grace period.
         cutoff = timezone.now() - PRESENCE_GRACE
         due.stale_presence = RoomPlayer.objects.filter(connections__gt=0, last_seen__lt=cutoff).exists()
+    # The pass read the database: the sweep may count a dead process's players out a grace
+    # period after their last touch (it waits that long after any database outage).
+    presence_database_seen()
     due.next_at = min((at for at in upcoming if at is not None), default=None)
     return due
 
