@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bench.servers import CLOCK_TICKS, PYTHON, ROOT
+from rooms import changes
 
 CLUES = ["zorbly", "quixum", "flarnish"]
 
@@ -47,9 +48,9 @@ def bot_room(slug: str) -> None:
     services.room_join(slug=slug, uid="host", name="Host", game="codenames", seat="red")
     for team, role in (("red", "spymaster"), ("blue", "spymaster"), ("blue", "operative")):
         add_bot(slug=slug, uid="host", team=team, role=role)
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         host = Player.objects.get(room=room, uid="host")
-        play.act(room, services.room_players(room), host, {"action": "start_game"})
+        play.act(room, changes.room_players(room), host, {"action": "start_game"})
     services.room_sit(slug=slug, uid="host", team="", role="spectator")
     add_bot(slug=slug, uid="host", team="red", role="operative")
 
@@ -68,7 +69,7 @@ def timer_room(slug: str) -> float:
     Room.objects.filter(slug=slug).update(settings={"decrypto": {"timer_seconds": 15}})
 
     def act(name: str, message: dict[str, object]) -> None:
-        with services.locked_room(slug) as room:
+        with changes.locked_room(slug) as room:
             get_game("decrypto").act(room, room.players.get(uid=f"{slug}-{name}"), message)  # type: ignore[attr-defined]
 
     stamp = {"round": 1, "phase": "clues"}

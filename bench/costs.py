@@ -25,7 +25,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from codenames.game import GAME  # noqa: E402
 from decrypto.game import GAME as DECRYPTO  # noqa: E402
-from rooms import services  # noqa: E402
+from rooms import changes, services  # noqa: E402
 from rooms.hub import PatchCache  # noqa: E402
 from rooms.models import Room  # noqa: E402
 from rooms.state import load_snapshot, room_state  # noqa: E402
@@ -43,7 +43,7 @@ def _table(slug: str) -> None:
 
 def _act(slug: str, name: str, message: dict[str, Any]) -> int:
     with CaptureQueriesContext(connection) as queries:
-        with services.locked_room(slug) as room:
+        with changes.locked_room(slug) as room:
             GAME.act(room, room.players.get(name=name), message)
     return len(queries)
 
@@ -146,7 +146,7 @@ class Costs:
 
         def act(name: str, message: dict[str, Any]) -> int:
             with CaptureQueriesContext(connection) as queries:
-                with services.locked_room(slug) as room:
+                with changes.locked_room(slug) as room:
                     DECRYPTO.act(room, room.players.get(name=name), message)
             return len(queries)
 

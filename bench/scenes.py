@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rooms import changes
+
 # Debian's Chromium, headless, as the browser tests and `make screenshots` launch it.
 CHROMIUM_ARGS = [
     "--headless",
@@ -114,13 +116,13 @@ class SeededRoom:
 
     def act(self, name: str, message: dict[str, Any]) -> None:
         """A move by ``name``: the same locked path a socket's game action takes."""
-        from rooms import play, services
+        from rooms import play
         from rooms.errors import RoomError
 
-        with services.locked_room(self.slug) as room:
-            players = services.room_players(room)
+        with changes.locked_room(self.slug) as room:
+            players = changes.room_players(room)
             player = next(p for p in players if p.uid == self.uids[name])
-            services.remember(room, players=players)
+            changes.remember(room, players=players)
             try:
                 play.act(room, players, player, message)
             except RoomError as error:

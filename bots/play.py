@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 
 from bots import associations, codenames, decrypto
-from rooms import play, services
+from rooms import changes, play
 from rooms.errors import RoomBusy, RoomError
 from rooms.games import get_game
 from rooms.models import GameRecord, Player, Room
@@ -95,7 +95,7 @@ def move(slug: str, quiet_since: Any) -> int:
 
 
 def _move(slug: str, quiet_since: Any) -> int:
-    with services.locked_room(slug, skip_locked=True) as room:
+    with changes.locked_room(slug, skip_locked=True) as room:
         if room.updated_at > quiet_since:
             return 0  # another server's clock moved first: this bot thinks again
         game = get_game(room.game)
@@ -105,7 +105,7 @@ def _move(slug: str, quiet_since: Any) -> int:
         if record is None or record.finished:
             return 0
         state = game.load(record.state)
-        players = services.room_players(room)
+        players = changes.room_players(room)
         table = associations.table(game.name, room.language)
         bots = {p.public_id for p in players if p.bot}
         for bot in (p for p in players if p.bot and p.is_seated):

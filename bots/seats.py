@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from bots.play import DECIDE
-from rooms import services
+from rooms import changes, services
 from rooms.errors import RoomError
 from rooms.games import get_game
 from rooms.models import Player
@@ -23,7 +23,7 @@ GAMES = frozenset(DECIDE)
 
 def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
     """Seat a new bot at ``team``/``role``; any joined player may."""
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         services.player_of(room, uid)
         if room.game not in GAMES:
             raise RoomError("no_bots", _("Bots cannot play this game yet."))
@@ -52,7 +52,7 @@ def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
 
 def remove_bot(*, slug: str, uid: str | None, bot: object) -> None:
     """Take a bot out of the room (its seat is free again)."""
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         services.player_of(room, uid)
         found = room.players.filter(bot=True, public_id=bot if isinstance(bot, str) else "").first()
         if found is None:
@@ -60,7 +60,7 @@ def remove_bot(*, slug: str, uid: str | None, bot: object) -> None:
         if get_game(room.game).is_running(room):
             raise RoomError("game_running", _("Bots leave between games, not during one."))
         found.delete()
-        services.bump(room)
+        changes.bump(room)
 
 
 def add_bot_action(consumer: RoomConsumer, message: dict[str, Any]) -> None:

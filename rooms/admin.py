@@ -10,9 +10,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from codenames.models import CodenamesGame
-from decrypto.models import DecryptoGame
-from rooms import limits, services
+from rooms import limits, operators
 from rooms.models import Player, Room
 
 
@@ -95,8 +93,10 @@ class RoomAdmin(ListedLookupsOnly):
 
     @admin.action(description="Close the selected rooms (players are told; everything is deleted)")
     def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
-        # Each room closes in its own transaction, its row locked first (services.room_close).
-        closed = sum(services.room_close(slug=slug) for slug in list(queryset.values_list("slug", flat=True)))
+        # Each room closes in its own transaction, its row locked first (operators.room_close).
+        closed = sum(
+            operators.room_close(slug=slug) for slug in list(queryset.values_list("slug", flat=True))
+        )
         self.message_user(request, f"{closed} room(s) closed.", messages.SUCCESS)
 
 
@@ -118,11 +118,14 @@ class PlayerAdmin(ListedLookupsOnly):
 
     @admin.action(description="Remove the selected players from their rooms (live)")
     def remove_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
-        removed = sum(services.player_remove(pk=pk) for pk in queryset.values_list("pk", flat=True))
+        removed = sum(operators.player_remove(pk=pk) for pk in queryset.values_list("pk", flat=True))
         self.message_user(request, f"{removed} player(s) removed.", messages.SUCCESS)
 
 
 class GameAdmin(ListedLookupsOnly):
+    """A game's records, for the game's own admin module to register
+    (``admin.site.register(MyGame, GameAdmin)``): never its secrets."""
+
     list_display = ("room", "number", "finished", "deadline", "updated_at")
     list_filter = ("finished",)
     search_fields = ("room__slug",)
@@ -137,6 +140,4 @@ class GameAdmin(ListedLookupsOnly):
         return False
 
 
-admin.site.register(CodenamesGame, GameAdmin)
-admin.site.register(DecryptoGame, GameAdmin)
 admin.site.site_header = "Word game rooms: operators"

@@ -76,7 +76,7 @@ def find_due(now: float) -> Due:
 
     from rooms.models import Player as RoomPlayer
     from rooms.play import due_deadlines, next_deadline
-    from rooms.services import PRESENCE_GRACE, presence_database_seen
+    from rooms.presence import PRESENCE_GRACE, presence_database_seen
 
     due = Due()
     upcoming: list[float | None] = []
@@ -105,7 +105,7 @@ def find_due(now: float) -> Due:
 
 def work(due: Due, now: float, budget: float | None = None) -> int:
     """Do what ``due`` found; how many game moves were made (deadlines and bots)."""
-    from rooms.services import presence_sweep
+    from rooms.presence import presence_sweep
 
     applied = 0
     for name, found in due.deadlines.items():
@@ -133,7 +133,7 @@ def purge() -> int:
 
     from django.conf import settings
 
-    from rooms.services import purge_rooms
+    from rooms.operators import purge_rooms
 
     import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
     return purge_rooms(days=settings.ROOM_RETENTION_DAYS)

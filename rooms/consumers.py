@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
-from rooms import db, hub, limits, metrics, play, services
+from rooms import changes, db, hub, limits, metrics, play, presence, services
 from rooms.errors import RoomError
 from rooms.i18n import render_message, socket_language
 from rooms.models import Player
@@ -221,7 +221,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not self.device_token and key:
             found = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key).get("uid")
             uid = found if isinstance(found, str) else None
-        seat = services.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
+        seat = presence.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
         if seat is None and self.device_token and not limits.hit("device_failures_per_ip", self.ip):
             limits.COUNTS.block(self.ip)
             return None, LIMITED
@@ -246,7 +246,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.hub.detach(self)
         if self.player_pk is not None:
             # Counted first, whatever else fails: presence must not drift.
-            went_away = await db.run_in_pool(services.presence_close)(pk=self.player_pk)
+            went_away = await db.run_in_pool(presence.presence_close)(pk=self.player_pk)
             if went_away:
                 self.hub.presence_changed(self.slug)
 
@@ -343,12 +343,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     def game_action(self, message: dict[str, Any]) -> None:
         refused: RoomError | None = None
-        with services.locked_room(self.slug) as room:
-            players = services.room_players(room)
+        with changes.locked_room(self.slug) as room:
+            players = changes.room_players(room)
             player = _player_of(players, uid=self.uid, device_token=self.device_token)
             if player is None:
                 raise RoomError("not_joined", _("Join the room first."))
-            services.remember(room, players=players)
+            changes.remember(room, players=players)
             try:
                 play.act(room, players, player, message)
             except RoomError as error:

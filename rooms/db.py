@@ -6,7 +6,7 @@ Here calls run on a small pool instead; each thread keeps its own persistent
 connection (``CONN_MAX_AGE``), so a call does not open and close a connection either.
 
 A call may also collect the room pushes its transaction produced (see
-``rooms.services.publish_after_commit``): the caller sends them from the event loop
+``rooms.changes.publish_after_commit``): the caller sends them from the event loop
 once the call returns, after the commit, without a hop back across threads.
 """
 

@@ -28,6 +28,8 @@ import logging
 import time
 from typing import Any
 
+from rooms import presence
+
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT = 10.0  # seconds the requests and moves under way get to finish
@@ -94,14 +96,13 @@ def close_websockets(server: Any) -> int:
 
 def _count_out(players: list[tuple[int, str]]) -> list[str]:
     """Count each player's socket out; the rooms where someone now shows away."""
-    from rooms import services
 
-    return sorted({slug for pk, slug in players if services.presence_close(pk=pk)})
+    return sorted({slug for pk, slug in players if presence.presence_close(pk=pk)})
 
 
 async def clear_presence(players: list[tuple[int, str]]) -> int:
     """Count ``players`` (pk, room) out and push the rooms whose players now show away."""
-    from rooms import db, hub, services
+    from rooms import db, hub
 
     if not players:
         return 0
@@ -109,7 +110,7 @@ async def clear_presence(players: list[tuple[int, str]]) -> int:
     for slug in rooms:
         pushes: list[dict[str, Any]] = []
         try:
-            await db.call_collecting(pushes, services.presence_refresh, slug=slug)
+            await db.call_collecting(pushes, presence.presence_refresh, slug=slug)
         except Exception:
             log.exception("room %s: presence push on drain failed", slug)
         for snapshot in pushes:

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from rooms import bus, db, metrics
+from rooms import bus, db, metrics, presence
 from rooms.patch import diff
 
 log = logging.getLogger(__name__)
@@ -292,7 +292,6 @@ class Hub:
         )
 
     async def _presence_push(self, slug: str) -> None:
-        from rooms import services
 
         room = self.rooms.get(slug)
         shown = None
@@ -302,7 +301,7 @@ class Hub:
                 shown = {p["id"]: p["connected"] for p in room.snapshot["base"]["players"]}
         pushes: list[dict[str, Any]] = []
         try:
-            await db.call_collecting(pushes, services.presence_refresh, slug=slug, shown=shown)
+            await db.call_collecting(pushes, presence.presence_refresh, slug=slug, shown=shown)
         except Exception:
             self._quiet.warn("room %s: presence push failed (database away?)", slug, exc_info=True)
         for snapshot in pushes:
@@ -354,8 +353,8 @@ class Hub:
 
     async def _catch_up(self) -> None:
         """Read the followed rooms' versions: a missed push is loaded, a closed room closed."""
+        from rooms.changes import room_identity
         from rooms.models import Room
-        from rooms.services import room_identity
 
         followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
         if not followed:
@@ -384,14 +383,13 @@ class Hub:
     async def _touch(self) -> None:
         """Vouch for this process's players: seen now, and counted at least once per open
         socket here (a database outage may have let the sweep count them out)."""
-        from rooms import services
 
         counts: dict[int, int] = {}
         for room in self.rooms.values():
             for socket in room.sockets:
                 if socket.player_pk:
                     counts[socket.player_pk] = counts.get(socket.player_pk, 0) + 1
-        await db.run_in_pool(services.presence_touch)(counts)
+        await db.run_in_pool(presence.presence_touch)(counts)
         for slug, room in self.rooms.items():
             if room.snapshot is None:
                 continue

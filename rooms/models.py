@@ -11,7 +11,8 @@ class Room(models.Model):
     """A place to play, created by its first player at ``/r/<slug>/``."""
 
     slug = models.SlugField(max_length=40, unique=True)
-    game = models.CharField(max_length=20, default="codenames")
+    # A registered game's name (rooms.games); set when the room is made (services.room_join).
+    game = models.CharField(max_length=20)
     # Bumped in the same transaction as every change a player can see, so each push
     # carries it and a client that sees a gap asks for the whole state.
     version = models.PositiveBigIntegerField(default=1)

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
+from rooms.changes import bump, locked_room_by_pk, remember, save_fields
 from rooms.errors import RoomBusy, RoomError
 from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.models import GameRecord, Player, Room
-from rooms.services import bump, locked_room_by_pk, remember, save_fields
 
 Record = TypeVar("Record", bound=GameRecord)
 
@@ -39,7 +39,7 @@ def latest_record(room: Room, model: type[Record]) -> Record | None:
     Every writer of a game record holds the room's row lock, so reading it under that
     lock needs no lock of its own.
     """
-    # Plain SQL: read on every move (see rooms.services.locked_room).
+    # Plain SQL: read on every move (see rooms.changes.locked_room).
     found = model.objects.raw(
         f"SELECT * FROM {model._meta.db_table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
         [room.pk],
@@ -107,8 +107,7 @@ def _start(room: Room, game: Game, players: list[Player], player: Player, fields
         deadline=as_datetime(game.deadline(state)),
         **extra,
     )
-    record._loaded = state  # type: ignore[attr-defined]
-    remember(room, record=record)
+    remember(room, record=record, state=state)
     bump(room)
 
 
@@ -140,8 +139,7 @@ def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
         room.scoreboard = {**room.scoreboard, game.name: board}
         room.save(update_fields=["scoreboard"])
     save_fields(record, fields)
-    record._loaded = state  # type: ignore[attr-defined]  # the push renders it, no reparse
-    remember(room, record=record)
+    remember(room, record=record, state=state)  # the push renders it, no reparse
     bump(room)
 
 

@@ -16,9 +16,10 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from rooms.changes import room_identity
 from rooms.games import game_names, get_game, offers_bots
 from rooms.models import GameRecord, Player, Room
-from rooms.services import is_connected, room_identity
+from rooms.presence import is_connected
 
 NO_GAME = "none"
 
@@ -49,14 +50,17 @@ def _public_settings(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_snapshot(
-    room: Room, *, players: list[Player] | None = None, record: GameRecord | None = None
+    room: Room, *, players: list[Player] | None = None, record: GameRecord | None = None, state: Any = None
 ) -> dict[str, Any]:
-    """Every view of ``room`` as it is now (inside the change's transaction)."""
+    """Every view of ``room`` as it is now (inside the change's transaction); ``state``:
+    ``record``'s engine state when the change already parsed it."""
     from rooms.play import current_record
 
     players = list(room.players.all()) if players is None else players
     game = get_game(room.game)
-    if record is None or not isinstance(record, game.record):
+    # The change's own record (and its parsed state) when it is this game's; else read.
+    loaded_here = record is not None and isinstance(record, game.record)
+    if not loaded_here:
         record = current_record(room, game)
     now = timezone.now()
     base = {
@@ -90,7 +94,8 @@ def render_snapshot(
         visitor = NO_GAME
         views[NO_GAME] = None
     else:
-        state = getattr(record, "_loaded", None) or game.load(record.state)
+        if state is None or not loaded_here:
+            state = game.load(record.state)
         seats = {p.public_id: game.view_key(record, state, p) for p in players}
         visitor = game.view_key(record, state, None)
         for key in {*seats.values(), visitor}:

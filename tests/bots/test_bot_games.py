@@ -12,7 +12,7 @@ from bots import play as bot_play
 from bots import seats
 from codenames.models import CodenamesGame
 from decrypto.models import DecryptoGame
-from rooms import play, services
+from rooms import changes, play, services
 from rooms.errors import RoomError
 from rooms.models import Player, Room
 
@@ -35,9 +35,9 @@ def _room(slug: str, language: str, bots: list[tuple[str, str]]) -> None:
 
 
 def _deal_and_leave(slug: str, bots: list[tuple[str, str]]) -> None:
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         host = Player.objects.get(room=room, uid="host")
-        play.act(room, services.room_players(room), host, {"action": "start_game"})
+        play.act(room, changes.room_players(room), host, {"action": "start_game"})
     # The host steps out to watch; a bot takes the operative's seat if the mode has one.
     services.room_sit(slug=slug, uid="host", team="", role="spectator")
     if ("red", "operative") in bots:
@@ -145,8 +145,8 @@ def _decrypto_room(slug: str, language: str, teams: list[str]) -> None:
     services.room_join(slug=slug, uid="host", name="Host", game="decrypto", language=language, seat="watch")
     for team in teams:
         seats.add_bot(slug=slug, uid="host", team=team, role="player")
-    with services.locked_room(slug) as room:
-        players = services.room_players(room)
+    with changes.locked_room(slug) as room:
+        players = changes.room_players(room)
         dealer = next(p for p in players if p.bot)
         play.act(room, players, dealer, {"action": "start_game"})
 
@@ -194,8 +194,8 @@ def test_decrypto_bots_see_only_their_seats_view(monkeypatch: Any) -> None:
 
 
 def _as_ada(slug: str, message: dict[str, Any]) -> None:
-    with services.locked_room(slug) as room:
-        players = services.room_players(room)
+    with changes.locked_room(slug) as room:
+        players = changes.room_players(room)
         play.act(room, players, next(p for p in players if p.uid == "ada"), message)
 
 

@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from codenames.game import GAME
 from codenames.models import CodenamesGame
-from rooms import services
+from rooms import changes, services
 from rooms.models import Player
 from rooms.services import room_join, room_sit
 from tests.conftest import BrowserSocket, DaphneServer, make_session
@@ -36,7 +36,7 @@ def _table(slug: str) -> None:
 
 def _act(slug: str, name: str, message: dict[str, Any]) -> None:
     """What the consumer does for one game message (one transaction, room row locked)."""
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         player = room.players.get(name=name)
         GAME.act(room, player, message)
 
@@ -115,7 +115,7 @@ def test_cn16_second_confirmation_waits_for_the_row_lock_on_postgresql() -> None
     outcome: dict[str, str] = {}
 
     def first_move() -> None:
-        with services.locked_room(slug) as room:
+        with changes.locked_room(slug) as room:
             GAME.act(
                 room,
                 room.players.get(name="rui"),

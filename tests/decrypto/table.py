@@ -20,8 +20,9 @@ from django.test import Client as HttpClient
 
 from decrypto.game import GAME
 from decrypto.models import DecryptoGame
+from rooms.changes import locked_room
 from rooms.models import Player
-from rooms.services import locked_room, room_join, room_sit
+from rooms.services import room_join, room_sit
 from tests.conftest import Client, act, make_session, room_version  # noqa: F401  (re-exported)
 
 TEAMS = ("white", "black")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from decrypto.models import DecryptoGame
-from rooms import services
+from rooms import changes
 from rooms.errors import RoomError
 from rooms.models import Room
 from rooms.services import room_join, room_set_words, room_sit
@@ -22,7 +22,7 @@ def _table(slug: str) -> None:
 def _act(slug: str, name: str, message: dict) -> None:
     from decrypto.game import GAME
 
-    with services.locked_room(slug) as room:
+    with changes.locked_room(slug) as room:
         GAME.act(room, room.players.get(name=name), message)
 
 

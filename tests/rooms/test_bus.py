@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio
 from asgiref.sync import sync_to_async
 
-from rooms import bus, hub, services
+from rooms import bus, hub, operators, services
 from tests.conftest import joined_client, room_version
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -117,7 +117,7 @@ async def test_a_push_replayed_after_the_room_was_closed_and_its_name_reused_cha
     captured = other.seal(old_push)
     await ada.close()
     closed_at = await room_version(slug)
-    await sync_to_async(services.room_close)(slug=slug)
+    await sync_to_async(operators.room_close)(slug=slug)
     captured_closed = other.seal(
         {"slug": slug, "room": old_push["room"], "version": closed_at, "closed": True}
     )

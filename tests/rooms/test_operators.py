@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from rooms import services
+from rooms import operators, services
 from rooms.models import Player, Room
 from tests.conftest import joined_client
 
@@ -81,7 +81,7 @@ def test_retention_deletes_idle_rooms_only() -> None:
     long_ago = timezone.now() - timedelta(days=40)
     Room.objects.filter(slug__in=["old-empty", "old-but-here"]).update(updated_at=long_ago)
     Player.objects.filter(room__slug="old-but-here").update(connections=1, last_seen=timezone.now())
-    assert services.purge_rooms(days=30) == 1
+    assert operators.purge_rooms(days=30) == 1
     assert sorted(Room.objects.values_list("slug", flat=True)) == ["old-but-here", "recent"]
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from rooms import services
+from rooms import presence
 from rooms.models import Player
 from rooms.services import room_join
 from tests.conftest import DaphneServer, _database_url, make_session
@@ -33,27 +33,27 @@ def test_a_touch_counts_open_sockets_again_and_never_lowers_a_count() -> None:
     long_ago = timezone.now() - timedelta(minutes=5)
     Player.objects.filter(pk=ada.pk).update(connections=0, last_seen=long_ago)  # swept while away
     Player.objects.filter(pk=bo.pk).update(connections=3, last_seen=long_ago)  # sockets elsewhere too
-    services.presence_touch({ada.pk: 2, bo.pk: 1})
+    presence.presence_touch({ada.pk: 2, bo.pk: 1})
     ada.refresh_from_db()
     bo.refresh_from_db()
     assert (ada.connections, bo.connections) == (2, 3)
-    assert services.is_connected(ada) and services.is_connected(bo)
+    assert presence.is_connected(ada) and presence.is_connected(bo)
 
 
 def test_the_sweep_counts_nobody_out_until_the_database_was_up_a_whole_grace_period() -> None:
     room_join(slug="sweep-waits", uid="sweep-ada", name="Ada")
-    stale = timezone.now() - services.PRESENCE_GRACE * 2
+    stale = timezone.now() - presence.PRESENCE_GRACE * 2
     Player.objects.filter(uid="sweep-ada").update(connections=1, last_seen=stale)
-    grace = services.PRESENCE_GRACE.total_seconds()
+    grace = presence.PRESENCE_GRACE.total_seconds()
     # Just back from an outage: live processes have not had the time to touch yet.
-    assert services.presence_sweep(up_for=grace - 1) == 0
+    assert presence.presence_sweep(up_for=grace - 1) == 0
     assert Player.objects.get(uid="sweep-ada").connections == 1
     # The clock's own measure: its first sweep (or its first after a pause) starts the count.
-    services._sweeps.clear()
-    assert services.presence_sweep() == 0
+    presence._sweeps.clear()
+    assert presence.presence_sweep() == 0
     assert Player.objects.get(uid="sweep-ada").connections == 1
     # Up for a whole grace period with no touch: nobody holds that socket any more.
-    assert services.presence_sweep(up_for=grace + 1) == 1
+    assert presence.presence_sweep(up_for=grace + 1) == 1
     assert Player.objects.get(uid="sweep-ada").connections == 0
 
 
@@ -77,7 +77,7 @@ def _count_everyone_out(slug: str) -> None:
     """What the sweep did after an outage longer than the grace period (the issue's bug)."""
     long_ago = timezone.now() - timedelta(minutes=2)
     Player.objects.filter(room__slug=slug).update(connections=0, last_seen=long_ago)
-    services.presence_refresh(slug=slug)  # pushed: every screen shows both players away
+    presence.presence_refresh(slug=slug)  # pushed: every screen shows both players away
 
 
 def _http(opener: urllib.request.OpenerDirector, url: str, data: bytes | None = None, **headers: str) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from rooms import db, hub, services
+from rooms import changes, db, hub, services
 from rooms.consumers import RoomConsumer
 from rooms.state import room_state
 from tests.codenames.table import STANDARD, act, game_state, open_table, room_version
@@ -162,7 +162,7 @@ async def test_one_version_per_action_even_when_a_deadline_is_applied_on_the_way
     before = await room_version("push-one-version")
 
     def deal() -> None:
-        with services.locked_room("push-one-version") as room:
+        with changes.locked_room("push-one-version") as room:
             GAME.act(room, room.players.get(name="rosa"), {"action": "start_game"})
 
     await sync_to_async(deal)()

@@ -11,7 +11,8 @@ from codenames import services as codenames_rules
 from codenames.game import GAME as CODENAMES
 from decrypto import services as decrypto_rules
 from decrypto.engine import view_for
-from rooms.services import locked_room, room_join, room_set_game, room_sit
+from rooms.changes import locked_room
+from rooms.services import room_join, room_set_game, room_sit
 from rooms.state import empty_snapshot, load_snapshot
 from tests.decrypto.builders import B, W, encryptor, game, guess_code, submit, with_keywords
 

@@ -105,7 +105,7 @@ def test_clean_name_refuses(raw: object) -> None:
 
 def _arrive(uid: str) -> None:
     """The player's page is open (a socket counted), as presence_open records it."""
-    from rooms.services import presence_open
+    from rooms.presence import presence_open
 
     presence_open(slug="seats", uid=uid, device_token=None)
 

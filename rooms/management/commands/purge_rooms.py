@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from rooms.services import purge_rooms
+from rooms.operators import purge_rooms
 
 
 class Command(BaseCommand):
