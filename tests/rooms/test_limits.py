@@ -182,3 +182,16 @@ def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
         server.send_signal(signal.SIGCONT)
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_limit_written_wrong_is_a_startup_error_and_pauses_no_other_limit(strict: Any) -> None:
+    from django.core.checks import run_checks
+
+    strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_session": "ten an hour"}
+    errors = [m for m in run_checks() if m.id == "rooms.E001"]
+    assert len(errors) == 1 and "rooms_per_session" in errors[0].msg
+    assert limits.hit("rooms_per_session", "some-session")  # nothing to count against
+    # The other limits still count (a parse error is not a Redis outage).
+    assert [limits.hit("rooms_per_ip", "10.7.7.7") for _ in range(3)] == [True, True, False]
+    strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_session": "10/hour"}
+    assert not [m for m in run_checks() if m.id == "rooms.E001"]
