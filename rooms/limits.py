@@ -90,6 +90,7 @@ def hit(rule: str, *keys: str | None) -> bool:
     except Exception:
         # The counter's store (Redis) is away: a game night goes on without limits.
         _away_until = time.monotonic() + BACK_OFF
+        metrics.limit_store_failed()
         _warn_store_away()
         return True
     if not allowed:
@@ -132,6 +133,7 @@ class ProcessCounts:
         if until < time.monotonic():
             self.blocked.pop(ip or "", None)
             return False
+        metrics.limit_refused("blocked")
         return True
 
     def open_socket(self, ip: str | None) -> bool:

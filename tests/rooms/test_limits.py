@@ -14,6 +14,7 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 from django.test import Client as HttpClient
+from prometheus_client import REGISTRY
 
 from rooms import limits
 from rooms.models import Room
@@ -98,6 +99,7 @@ async def test_open_sockets_per_address_are_limited(strict: Any) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_handshakes_per_address_are_limited(strict: Any) -> None:
+    refusals = {name: _refusals(name) for name in ("handshakes_per_ip", "blocked")}
     for _ in range(3):
         client = _socket("limit-shake", "10.6.6.6")
         await client.connect()
@@ -105,6 +107,14 @@ async def test_handshakes_per_address_are_limited(strict: Any) -> None:
     assert await _refused(_socket("limit-shake", "10.6.6.6"))
     # Refused sockets hold no place: the count of open sockets is back to zero.
     assert limits.COUNTS.open.get("10.6.6.6", 0) == 0
+    # Refused again at once while blocked, without asking the counter; both are counted.
+    assert await _refused(_socket("limit-shake", "10.6.6.6"))
+    assert _refusals("handshakes_per_ip") == refusals["handshakes_per_ip"] + 1
+    assert _refusals("blocked") == refusals["blocked"] + 1
+
+
+def _refusals(limit: str) -> float:
+    return REGISTRY.get_sample_value("wordrooms_limit_refusals_total", {"limit": limit}) or 0.0
 
 
 @pytest.mark.asyncio
@@ -163,6 +173,7 @@ def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
         assert limits.hit("rooms_per_ip", "10.8.8.8")  # connected and counting
         server.send_signal(signal.SIGSTOP)
         limits._warned_at = -limits.WARN_EVERY
+        failures = REGISTRY.get_sample_value("wordrooms_limit_store_failures_total") or 0.0
         with caplog.at_level(logging.WARNING, logger="rooms.limits"):
             started = time.monotonic()
             assert limits.hit("rooms_per_ip", "10.8.8.8")
@@ -177,6 +188,11 @@ def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
         assert after < limits.REDIS_TIMEOUT, after
         warnings = [r for r in caplog.records if "does not answer" in r.getMessage()]
         assert len(warnings) == 1  # said once, not per request
+        assert REGISTRY.get_sample_value("wordrooms_limit_store_failures_total") == failures + 1
+        # Redis back and the back-off over: counted again.
+        server.send_signal(signal.SIGCONT)
+        limits._away_until = 0.0
+        assert [limits.hit("rooms_per_ip", "10.8.8.9") for _ in range(3)] == [True, True, False]
     finally:
         limits._away_until = 0.0
         server.send_signal(signal.SIGCONT)
