@@ -83,7 +83,7 @@ def hit(rule: str, *keys: str | None) -> bool:
         item = parse(settings.RATE_LIMITS[rule])
     except ValueError:
         # Written wrong (the system check rooms.E001 says so at start): nothing to count
-        # against, and Redis is not to blame (no pause for the other limits).
+        # against, and Redis is not to blame (no back-off for the other limits).
         return True
     try:
         allowed = _rate_limiter().hit(item, rule, *[str(k) for k in keys])
