@@ -211,3 +211,33 @@ def test_a_limit_written_wrong_is_a_startup_error_and_pauses_no_other_limit(stri
     assert [limits.hit("rooms_per_ip", "10.7.7.7") for _ in range(3)] == [True, True, False]
     strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_session": "10/hour"}
     assert not [m for m in run_checks() if m.id == "rooms.E001"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_reconnect_storm_against_a_hung_redis_is_not_held_up(strict: Any, tmp_path: Any) -> None:
+    """Ten players reconnect while the limits' Redis hangs: their handshakes (whose limit
+    check runs on the sockets' database threads) wait for one timeout, not one each."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    clients = [_socket("limit-storm", f"10.5.1.{n}") for n in range(10)]
+    try:
+        wait_port(port)
+        strict.RATE_LIMITS_STORAGE = f"redis://127.0.0.1:{port}/0"
+        assert await sync_to_async(limits.hit)("handshakes_per_ip", "10.5.0.1")  # connected
+        server.send_signal(signal.SIGSTOP)
+        started = time.monotonic()
+        for client in clients:
+            await client.connect()  # accepted: the limit fails open
+        took = time.monotonic() - started
+    finally:
+        limits._away_until = 0.0
+        server.send_signal(signal.SIGCONT)
+        server.terminate()
+        server.wait(timeout=10)
+    for client in clients:
+        await client.close()
+    assert took < limits.REDIS_TIMEOUT + 1.5, f"10 handshakes took {took:.1f} s on a hung Redis"
