@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Tags, Warning, register
+from django.core.checks import Error, Tags, Warning, register
+from limits import parse
 
 from config.logs import FORMATS
 
@@ -38,3 +39,21 @@ def log_format_is_known(app_configs: Any, **kwargs: Any) -> list[Warning]:
             id="rooms.W002",
         )
     ]
+
+
+@register()
+def limits_parse(app_configs: Any, **kwargs: Any) -> list[Error]:
+    """A limit written wrong (``LIMIT_ROOMS_PER_IP=30 an hour``) would limit nothing."""
+    errors = []
+    for name, value in getattr(settings, "RATE_LIMITS", {}).items():
+        try:
+            parse(value)
+        except ValueError:
+            errors.append(
+                Error(
+                    f"The limit {name} is {value!r}, which is not a rate: it limits nothing.",
+                    hint="Write a count per period, e.g. 30/hour, 120/minute or 5/second.",
+                    id="rooms.E001",
+                )
+            )
+    return errors

@@ -80,10 +80,17 @@ def hit(rule: str, *keys: str | None) -> bool:
     if time.monotonic() < _away_until and not settings.RATE_LIMITS_STORAGE.startswith("memory"):
         return True
     try:
-        allowed = _rate_limiter().hit(parse(settings.RATE_LIMITS[rule]), rule, *[str(k) for k in keys])
+        item = parse(settings.RATE_LIMITS[rule])
+    except ValueError:
+        # Written wrong (the system check rooms.E001 says so at start): nothing to count
+        # against, and Redis is not to blame (no back-off for the other limits).
+        return True
+    try:
+        allowed = _rate_limiter().hit(item, rule, *[str(k) for k in keys])
     except Exception:
         # The counter's store (Redis) is away: a game night goes on without limits.
         _away_until = time.monotonic() + BACK_OFF
+        metrics.limit_store_failed()
         _warn_store_away()
         return True
     if not allowed:
@@ -126,6 +133,7 @@ class ProcessCounts:
         if until < time.monotonic():
             self.blocked.pop(ip or "", None)
             return False
+        metrics.limit_refused("blocked")
         return True
 
     def open_socket(self, ip: str | None) -> bool:

@@ -26,6 +26,10 @@ _ACTION_SECONDS = Histogram(
     buckets=(0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
 _LIMITS = Counter("wordrooms_limit_refusals_total", "Requests refused by a limit, by limit.", ["limit"])
+_LIMIT_STORE = Counter(
+    "wordrooms_limit_store_failures_total",
+    "Limit checks that failed on Redis and let the request through (each starts a pause).",
+)
 _CLOCK_LAG = Histogram(
     "wordrooms_clock_lag_seconds",
     "How late a clock pass started after the time it meant to wake at.",
@@ -62,6 +66,10 @@ def pushed(kind: str) -> None:
 
 def limit_refused(limit: str) -> None:
     _LIMITS.labels(limit).inc()
+
+
+def limit_store_failed() -> None:
+    _LIMIT_STORE.inc()
 
 
 def clock_pass(lag: float, seconds: float) -> None:

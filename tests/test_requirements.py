@@ -59,3 +59,56 @@ def test_runtime_requirements_are_pinned_and_name_no_dev_tool() -> None:
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             assert "==" in line, f"not pinned: {line}"
+
+
+def _runtime_closure() -> set[str]:
+    """Every distribution that installing requirements.txt brings (with their extras)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    from packaging.requirements import Requirement
+
+    pending = [
+        Requirement(line.split("#")[0].strip())
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line.split("#")[0].strip() and not line.startswith("-r")
+    ]
+    visited: set[tuple[str, frozenset[str]]] = set()
+    while pending:
+        requirement = pending.pop()
+        name = _dist(requirement.name)
+        if (name, frozenset(requirement.extras)) in visited:
+            continue
+        visited.add((name, frozenset(requirement.extras)))
+        try:
+            requires = distribution(name).requires or []
+        except PackageNotFoundError:
+            continue  # not for this platform (a marker): nothing of it is imported here
+        for line in requires:
+            needed = Requirement(line)
+            if needed.marker is None or any(
+                needed.marker.evaluate({"extra": extra}) for extra in requirement.extras | {""}
+            ):
+                pending.append(needed)
+    return {name for name, _extras in visited}
+
+
+def _dist(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_every_app_import_comes_with_the_runtime_install() -> None:
+    """Installed is not enough: a package a dev tool happens to pull in (attrs by
+    hypothesis, say) would be missing from a server built by `make install-prod`."""
+    closure = _runtime_closure()
+    assert {"django", "asgiref", "twisted", "psycopg-binary", "prometheus-client"} <= closure
+    owners = packages_distributions()
+    missing = []
+    for folder in APP:
+        for path in (ROOT / folder).rglob("*.py"):
+            if path in BUILD_ONLY or "migrations" in path.parts:
+                continue
+            for module in _imports(path) - _names(ROOT / "requirements-build.txt"):
+                dists = {_dist(d) for d in owners.get(module, [])}
+                if not dists & closure:
+                    missing.append(f"{path.relative_to(ROOT)}: {module} ({', '.join(sorted(dists))})")
+    assert not missing, "imported, but not brought by requirements.txt:\n" + "\n".join(missing)

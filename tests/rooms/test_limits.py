@@ -14,6 +14,7 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 from django.test import Client as HttpClient
+from prometheus_client import REGISTRY
 
 from rooms import limits
 from rooms.models import Room
@@ -98,6 +99,7 @@ async def test_open_sockets_per_address_are_limited(strict: Any) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_handshakes_per_address_are_limited(strict: Any) -> None:
+    refusals = {name: _refusals(name) for name in ("handshakes_per_ip", "blocked")}
     for _ in range(3):
         client = _socket("limit-shake", "10.6.6.6")
         await client.connect()
@@ -105,6 +107,14 @@ async def test_handshakes_per_address_are_limited(strict: Any) -> None:
     assert await _refused(_socket("limit-shake", "10.6.6.6"))
     # Refused sockets hold no place: the count of open sockets is back to zero.
     assert limits.COUNTS.open.get("10.6.6.6", 0) == 0
+    # Refused again at once while blocked, without asking the counter; both are counted.
+    assert await _refused(_socket("limit-shake", "10.6.6.6"))
+    assert _refusals("handshakes_per_ip") == refusals["handshakes_per_ip"] + 1
+    assert _refusals("blocked") == refusals["blocked"] + 1
+
+
+def _refusals(limit: str) -> float:
+    return REGISTRY.get_sample_value("wordrooms_limit_refusals_total", {"limit": limit}) or 0.0
 
 
 @pytest.mark.asyncio
@@ -163,6 +173,7 @@ def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
         assert limits.hit("rooms_per_ip", "10.8.8.8")  # connected and counting
         server.send_signal(signal.SIGSTOP)
         limits._warned_at = -limits.WARN_EVERY
+        failures = REGISTRY.get_sample_value("wordrooms_limit_store_failures_total") or 0.0
         with caplog.at_level(logging.WARNING, logger="rooms.limits"):
             started = time.monotonic()
             assert limits.hit("rooms_per_ip", "10.8.8.8")
@@ -177,8 +188,56 @@ def test_a_hung_redis_lets_requests_through_instead_of_holding_them(
         assert after < limits.REDIS_TIMEOUT, after
         warnings = [r for r in caplog.records if "does not answer" in r.getMessage()]
         assert len(warnings) == 1  # said once, not per request
+        assert REGISTRY.get_sample_value("wordrooms_limit_store_failures_total") == failures + 1
+        # Redis back and the back-off over: counted again.
+        server.send_signal(signal.SIGCONT)
+        limits._away_until = 0.0
+        assert [limits.hit("rooms_per_ip", "10.8.8.9") for _ in range(3)] == [True, True, False]
     finally:
         limits._away_until = 0.0
         server.send_signal(signal.SIGCONT)
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_limit_written_wrong_is_a_startup_error_and_pauses_no_other_limit(strict: Any) -> None:
+    from django.core.checks import run_checks
+
+    strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_session": "ten an hour"}
+    errors = [m for m in run_checks() if m.id == "rooms.E001"]
+    assert len(errors) == 1 and "rooms_per_session" in errors[0].msg
+    assert limits.hit("rooms_per_session", "some-session")  # nothing to count against
+    # The other limits still count (a parse error is not a Redis outage).
+    assert [limits.hit("rooms_per_ip", "10.7.7.7") for _ in range(3)] == [True, True, False]
+    strict.RATE_LIMITS = {**strict.RATE_LIMITS, "rooms_per_session": "10/hour"}
+    assert not [m for m in run_checks() if m.id == "rooms.E001"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_reconnect_storm_against_a_hung_redis_is_not_held_up(strict: Any, tmp_path: Any) -> None:
+    """Ten players reconnect while the limits' Redis hangs: their handshakes (whose limit
+    check runs on the sockets' database threads) wait for one timeout, not one each."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    clients = [_socket("limit-storm", f"10.5.1.{n}") for n in range(10)]
+    try:
+        wait_port(port)
+        strict.RATE_LIMITS_STORAGE = f"redis://127.0.0.1:{port}/0"
+        assert await sync_to_async(limits.hit)("handshakes_per_ip", "10.5.0.1")  # connected
+        server.send_signal(signal.SIGSTOP)
+        started = time.monotonic()
+        for client in clients:
+            await client.connect()  # accepted: the limit fails open
+        took = time.monotonic() - started
+    finally:
+        limits._away_until = 0.0
+        server.send_signal(signal.SIGCONT)
+        server.terminate()
+        server.wait(timeout=10)
+    for client in clients:
+        await client.close()
+    assert took < limits.REDIS_TIMEOUT + 1.5, f"10 handshakes took {took:.1f} s on a hung Redis"

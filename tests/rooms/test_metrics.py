@@ -30,7 +30,7 @@ async def test_metrics_count_sockets_and_moves(settings: Any, channel_layer: str
     status, before = await scrape()
     assert status == 200
     ada = await joined_client("metrics-room", "Ada")
-    await joined_client("metrics-room", "Bo")
+    bo = await joined_client("metrics-room", "Bo")
     status, during = await scrape()
     assert value(during, "wordrooms_open_sockets") == value(before, "wordrooms_open_sockets") + 2
     assert value(during, "wordrooms_rooms_followed") >= 1
@@ -44,6 +44,11 @@ async def test_metrics_count_sockets_and_moves(settings: Any, channel_layer: str
     assert f'wordrooms_refused_total{{code="{refused["code"]}"}}' in after
     assert 'wordrooms_pushes_total{kind="patch"}' in after and "wordrooms_action_seconds_bucket" in after
     assert "process_resident_memory_bytes" in after  # the process's own figures too
+    # Closed sockets are counted out (and nothing of theirs is left writing to the database).
+    await ada.close()
+    await bo.close()
+    _, closed = await scrape()
+    assert value(closed, "wordrooms_open_sockets") == value(before, "wordrooms_open_sockets")
 
 
 async def test_metrics_are_off_by_default_and_never_through_a_proxy(settings: Any) -> None:
