@@ -20,7 +20,7 @@ from codenames.messages import ENGINE_MESSAGES
 from codenames.models import CodenamesGame
 from rooms.errors import RoomError, engine_errors
 from rooms.models import Player, Room
-from rooms.play import latest_record
+from rooms.records import latest_record
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")

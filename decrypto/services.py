@@ -28,7 +28,7 @@ from decrypto.messages import ENGINE_MESSAGES
 from decrypto.models import DecryptoGame
 from rooms.errors import RoomError, engine_errors
 from rooms.models import Player, Room
-from rooms.play import latest_record
+from rooms.records import latest_record
 from rooms.words import fresh_words, load_pack, room_word_list
 
 WORDS_DIR = str(Path(__file__).resolve().parent / "words")

@@ -5,4 +5,7 @@ class RoomsConfig(AppConfig):
     name = "rooms"
 
     def ready(self) -> None:
-        from rooms import checks  # noqa: F401  (registers the system checks)
+        from rooms import changes, checks, hub  # noqa: F401  (checks: registers the system checks)
+
+        # A committed change is pushed through this process's hub (and Redis).
+        changes.set_publisher(hub.publish)

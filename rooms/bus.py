@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -53,6 +54,8 @@ COMMAND_TIMEOUT = 2.0  # any single Redis call: connecting, subscribing, publish
 SUBSCRIBE_WAIT = 2.0  # a socket waits at most this long for its room's subscription
 SUMMARY_EVERY = 60.0  # seconds between summary lines of refused messages
 SEEN_KEPT = 20_000  # tokens remembered to recognise a replay within MAX_AGE
+
+_BUS_NUMBERS = itertools.count(1)
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -198,11 +201,13 @@ class RedisBus(Sealer):
         # Commands time out; the listener's blocking read does not (redis-py 8 reads a
         # subscription with no timeout whatever socket_timeout says).
         # Named after the process, so CLIENT LIST tells whose connections are whose.
+        # One bus per event loop: under Daphne one per process, in tests one per test.
+        self.client_name = f"{settings.REDIS_PREFIX}-bus-{os.getpid()}-{next(_BUS_NUMBERS)}"
         self.client = redis.asyncio.Redis.from_url(
             address,
             socket_timeout=COMMAND_TIMEOUT,
             socket_connect_timeout=COMMAND_TIMEOUT,
-            client_name=f"{settings.REDIS_PREFIX}-bus-{os.getpid()}",
+            client_name=self.client_name,
         )
         self.pubsub = self.client.pubsub()
         self._lock = asyncio.Lock()  # one command at a time on the subscription connection

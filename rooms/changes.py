@@ -10,7 +10,7 @@ receive one.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -22,13 +22,6 @@ from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomBusy, RoomError
 from rooms.models import GameRecord, Player, Room
-
-
-def room_identity(pk: int, created_at: Any) -> str:
-    """Which room a row is, for pushes between processes: its key and creation stamp (a
-    room closed and created again under the same name, even with a reused key on SQLite,
-    is another room)."""
-    return f"{pk}.{int(created_at.timestamp() * 1_000_000)}"
 
 
 @contextmanager
@@ -176,13 +169,23 @@ def publish_after_commit(snapshot: dict[str, Any]) -> None:
     there, no thread hop); from anywhere else (the clock's thread, a test), it is sent
     from this thread.
     """
-    from rooms import db, hub
+    from rooms import db
 
     def send() -> None:
         pending = db.pending_pushes.get()
         if pending is not None:
             pending.append(snapshot)
-        else:
-            async_to_sync(hub.publish)(snapshot)
+        elif _publish is not None:
+            async_to_sync(_publish)(snapshot)
 
     transaction.on_commit(send)
+
+
+# The hub (rooms.hub.publish, set from rooms/apps.py): it sits above this module, which
+# must not import it.
+_publish: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+
+
+def set_publisher(publish: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+    global _publish
+    _publish = publish

@@ -74,9 +74,10 @@ def find_due(now: float) -> Due:
     """Everything due at ``now``, in one transaction (an idle pass is one commit)."""
     from django.utils import timezone
 
+    from rooms.models import PRESENCE_GRACE
     from rooms.models import Player as RoomPlayer
     from rooms.play import due_deadlines, next_deadline
-    from rooms.presence import PRESENCE_GRACE, presence_database_seen
+    from rooms.presence import presence_database_seen
 
     due = Due()
     upcoming: list[float | None] = []

@@ -353,8 +353,7 @@ class Hub:
 
     async def _catch_up(self) -> None:
         """Read the followed rooms' versions: a missed push is loaded, a closed room closed."""
-        from rooms.changes import room_identity
-        from rooms.models import Room
+        from rooms.models import Room, room_identity
 
         followed = {slug: room for slug, room in self.rooms.items() if room.sockets and room.snapshot}
         if not followed:

@@ -1,6 +1,9 @@
 import secrets
+from datetime import timedelta
+from typing import Any
 
 from django.db import models
+from django.utils import timezone
 
 
 def _public_id() -> str:
@@ -94,3 +97,21 @@ class GameRecord(models.Model):
     class Meta:
         abstract = True
         ordering = ["room", "-number"]
+
+
+def room_identity(pk: int, created_at: Any) -> str:
+    """Which room a row is, for pushes between processes: its key and creation stamp (a
+    room closed and created again under the same name, even with a reused key on SQLite,
+    is another room)."""
+    return f"{pk}.{int(created_at.timestamp() * 1_000_000)}"
+
+
+# A browser pings every 25 s; one missed ping is forgiven before "away" shows.
+PRESENCE_GRACE = timedelta(seconds=60)
+
+
+def is_connected(player: Player, now: Any = None) -> bool:
+    now = now or timezone.now()
+    return (
+        player.connections > 0 and player.last_seen is not None and player.last_seen >= now - PRESENCE_GRACE
+    )

@@ -8,9 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from rooms.changes import bump, locked_room, publish_after_commit, room_identity
-from rooms.models import Player, Room
-from rooms.presence import PRESENCE_GRACE
+from rooms.changes import bump, locked_room, publish_after_commit
+from rooms.models import PRESENCE_GRACE, Player, Room, room_identity
 
 
 def room_close(*, slug: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -19,37 +19,12 @@ from rooms.changes import bump, locked_room_by_pk, remember, save_fields
 from rooms.errors import RoomBusy, RoomError
 from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.models import GameRecord, Player, Room
-
-Record = TypeVar("Record", bound=GameRecord)
+from rooms.records import current_record, is_running
 
 
 def as_datetime(timestamp: float | None) -> datetime | None:
     """An engine's time (Unix seconds) as a database timestamp."""
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
-
-
-def current_record(room: Room, game: Game | None = None) -> GameRecord | None:
-    """The room's current (or last) game of the room's game kind."""
-    return latest_record(room, (game or get_game(room.game)).record)
-
-
-def latest_record(room: Room, model: type[Record]) -> Record | None:
-    """The room's newest game stored in ``model``: the one reader of a game's record.
-
-    Every writer of a game record holds the room's row lock, so reading it under that
-    lock needs no lock of its own.
-    """
-    # Plain SQL: read on every move (see rooms.changes.locked_room).
-    found = model.objects.raw(
-        f"SELECT * FROM {model._meta.db_table} WHERE room_id = %s ORDER BY number DESC LIMIT 1",
-        [room.pk],
-    )
-    return next(iter(found), None)
-
-
-def is_running(room: Room) -> bool:
-    record = current_record(room)
-    return record is not None and not record.finished
 
 
 def act(room: Room, players: list[Player], player: Player, message: dict[str, Any]) -> None:

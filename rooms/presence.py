@@ -4,7 +4,6 @@ counts that a dead server process or an outage left behind."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -14,17 +13,7 @@ from django.utils import timezone
 
 from rooms.changes import bump, locked_room, remember
 from rooms.errors import RoomError
-from rooms.models import Player, Room
-
-# A browser pings every 25 s; one missed ping is forgiven before "away" shows.
-PRESENCE_GRACE = timedelta(seconds=60)
-
-
-def is_connected(player: Player, now: Any = None) -> bool:
-    now = now or timezone.now()
-    return (
-        player.connections > 0 and player.last_seen is not None and player.last_seen >= now - PRESENCE_GRACE
-    )
+from rooms.models import PRESENCE_GRACE, Player, Room, is_connected
 
 
 def presence_open(*, slug: str, uid: str | None, device_token: str | None) -> dict[str, Any] | None:

@@ -19,8 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from rooms.changes import bump, locked_room
 from rooms.errors import RoomError
 from rooms.games import WordRules, game_names, get_game
-from rooms.models import Player, Room
-from rooms.presence import is_connected
+from rooms.models import Player, Room, is_connected
 from rooms.slugs import is_valid_slug
 from rooms.words import OWN_WORDS_MAX, PACK_LANGUAGES, WORD_MODES, parse_own_words
 

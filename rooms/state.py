@@ -16,10 +16,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from rooms.changes import room_identity
 from rooms.games import game_names, get_game, offers_bots
-from rooms.models import GameRecord, Player, Room
-from rooms.presence import is_connected
+from rooms.models import GameRecord, Player, Room, is_connected, room_identity
+from rooms.records import current_record
 
 NO_GAME = "none"
 
@@ -32,6 +31,8 @@ def _seating(game_name: str) -> dict[str, Any]:
         "single_roles": list(seating.single_roles),
         # Whether an empty seat can be given to a bot (an app that brings bots says so).
         "bots": offers_bots(game_name),
+        # The fewest words of a room's own list this game can deal from (set_words).
+        "words_minimum": get_game(game_name).words.minimum,
     }
 
 
@@ -54,8 +55,6 @@ def render_snapshot(
 ) -> dict[str, Any]:
     """Every view of ``room`` as it is now (inside the change's transaction); ``state``:
     ``record``'s engine state when the change already parsed it."""
-    from rooms.play import current_record
-
     players = list(room.players.all()) if players is None else players
     game = get_game(room.game)
     # The change's own record (and its parsed state) when it is this game's; else read.

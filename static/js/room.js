@@ -167,7 +167,7 @@ function botButton(team, role, taken) {
   if (!state.you || taken || !state.seating.bots) return null;
   return h("button", { type: "button", class: "add-bot", dataset: { team, role },
     onclick: () => send({ action: "add_bot", team, role }) },
-  // Decrypto has one role: its bots encrypt, decipher and intercept in turn.
+  // A game with one role (its bots play every task in turn) says just "Add a bot".
   role === "player" ? _("Add a bot") : interpolate(_("Add a bot: %(role)s"), { role: ROLE_LABELS[role] || role }));
 }
 
@@ -244,7 +244,7 @@ function renderWords() {
       } },
       h("label", { for: "words-mode" }, _("Deal from")), mode,
       h("label", { for: "words-text" }, _("Your own words")), text,
-      h("p", { class: "hint", text: _("Used from the next game. Codenames needs at least 25, Decrypto at least 8.") }),
+      h("p", { class: "hint", text: interpolate(_("Used from the next game, which needs at least %(n)s of your own words."), { n: state.seating.words_minimum }) }),
       h("button", { type: "submit", id: "words-save" }, _("Save words"))));
   });
 }

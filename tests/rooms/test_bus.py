@@ -42,15 +42,16 @@ def _other_process() -> bus.RedisBus:
 
 
 async def _subscribers(redis_url: str) -> list[dict[str, Any]]:
-    """The connections of this process's bus that hold a subscription (CLIENT LIST)."""
+    """The connections of this event loop's bus that hold a subscription (CLIENT LIST);
+    earlier tests' buses, on loops now closed, are not this one's."""
     client = redis.asyncio.Redis.from_url(redis_url)
     try:
         listed = await client.client_list()
     finally:
         await client.aclose()
-    import os
-
-    mine = [c for c in listed if c.get("name", "").endswith(f"-bus-{os.getpid()}")]
+    bus = hub.get_hub().bus
+    assert bus is not None
+    mine = [c for c in listed if c.get("name", "") == bus.client_name]
     return [c for c in mine if int(c.get("sub", 0)) > 0 or c.get("cmd") in {"subscribe", "psubscribe"}]
 
 

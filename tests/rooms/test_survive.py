@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import statistics
 import time
@@ -84,7 +85,8 @@ def _subscribe_connections(redis_url: str, pid: int) -> list[dict[str, Any]]:
         listed = client.client_list()
     finally:
         client.close()
-    mine = [c for c in listed if c.get("name", "").endswith(f"-bus-{pid}")]
+    # A process's buses are named <prefix>-bus-<pid>-<n>.
+    mine = [c for c in listed if re.search(rf"-bus-{pid}-\d+$", c.get("name", ""))]
     return [c for c in mine if int(c.get("sub", 0)) > 0 or c.get("cmd") in {"subscribe", "psubscribe"}]
 
 

@@ -19,6 +19,9 @@ let lastHistory = null;
 // The tie-break's screens, fetched only when a game reaches one (most never do).
 let tiebreak = null;
 let tiebreakLoading = null;
+// The newest screen's redraw: a state that arrives while the module is on its way must be
+// the one drawn when it lands (the first screen's redraw would find itself stale and skip).
+let tiebreakRedraw = null;
 
 function tiebreakPart(el, data, redraw) {
   if (!data.tiebreak) {
@@ -26,9 +29,10 @@ function tiebreakPart(el, data, redraw) {
     return;
   }
   if (!tiebreak) {
+    tiebreakRedraw = redraw;
     tiebreakLoading = tiebreakLoading || import("./decrypto/tiebreak.js").then((module) => {
       tiebreak = module;
-      redraw();
+      tiebreakRedraw();
     }, () => { tiebreakLoading = null; });
     return;
   }
