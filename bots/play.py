@@ -95,31 +95,47 @@ def move(slug: str, quiet_since: Any) -> int:
 
 
 def _move(slug: str, quiet_since: Any) -> int:
+    # Decide first, without the room's lock (a spymaster's clue takes 10-20 ms): the room
+    # stays free for its players meanwhile.
+    seen = Room.objects.filter(slug=slug).first()
+    if seen is None or seen.updated_at > quiet_since:
+        return 0  # another server's clock moved first: this bot thinks again
+    game = get_game(seen.game)
+    if game.name not in DECIDE:
+        return 0
+    record = play.current_record(seen, game)
+    if record is None or record.finished:
+        return 0
+    state = game.load(record.state)
+    players = changes.room_players(seen)
+    chosen = _decide(seen, game, record, state, players)
+    if chosen is None:
+        return 0
+    bot, message, note = chosen
     with changes.locked_room(slug, skip_locked=True) as room:
-        if room.updated_at > quiet_since:
-            return 0  # another server's clock moved first: this bot thinks again
-        game = get_game(room.game)
-        if game.name not in DECIDE:
-            return 0
-        record = play.current_record(room, game)
-        if record is None or record.finished:
-            return 0
-        state = game.load(record.state)
-        players = changes.room_players(room)
-        table = associations.table(game.name, room.language)
-        bots = {p.public_id for p in players if p.bot}
-        for bot in (p for p in players if p.bot and p.is_seated):
-            if _refused.get((room.slug, bot.public_id)) == room.version:
-                continue  # refused at this very state: let the room's other bots move
-            # Exactly what this seat's browser would be sent: the one redaction path.
-            view = game.view(record, state, game.view_key(record, state, bot))
-            decision = DECIDE[game.name](view, bot, bots, table)
-            if decision is None:
-                continue
+        if room.version != seen.version:
+            return 0  # the room changed while the bot thought: it thinks again
+        # Unchanged since it was read: the move applies to the record and state loaded.
+        _act(room, players, bot, message, record, state, note)
+    return 1
+
+
+def _decide(
+    room: Room, game: Any, record: GameRecord, state: Any, players: list[Player]
+) -> tuple[Player, dict[str, Any], Note | None] | None:
+    """The first of the room's bots with something to do, and what it does."""
+    table = associations.table(game.name, room.language)
+    bots = {p.public_id for p in players if p.bot}
+    for bot in (p for p in players if p.bot and p.is_seated):
+        if _refused.get((room.slug, bot.public_id)) == room.version:
+            continue  # refused at this very state: let the room's other bots move
+        # Exactly what this seat's browser would be sent: the one redaction path.
+        view = game.view(record, state, game.view_key(record, state, bot))
+        decision = DECIDE[game.name](view, bot, bots, table)
+        if decision is not None:
             message, note = decision
-            _act(room, players, bot, message, record, note)
-            return 1
-    return 0
+            return bot, message, note
+    return None
 
 
 Note = tuple[str, str]  # (key in the record's bot_notes, text shown once the game is over)
@@ -159,10 +175,11 @@ def _act(
     bot: Player,
     message: dict[str, Any],
     record: GameRecord,
+    state: Any,
     note: Note | None,
 ) -> None:
     try:
-        play.act(room, players, bot, message)
+        play.act(room, players, bot, message, loaded=(record, state))
     except RoomError as error:
         # The bot misread its view: never stall the room; the next tick decides again.
         log.warning("room %s: bot %s refused (%s): %s", room.slug, bot.public_id, error.code, message)

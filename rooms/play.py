@@ -27,8 +27,18 @@ def as_datetime(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
-def act(room: Room, players: list[Player], player: Player, message: dict[str, Any]) -> None:
-    """Apply one room message of the game (the room is locked by the caller)."""
+def act(
+    room: Room,
+    players: list[Player],
+    player: Player,
+    message: dict[str, Any],
+    loaded: tuple[GameRecord, Any] | None = None,
+) -> None:
+    """Apply one room message of the game (the room is locked by the caller).
+
+    ``loaded``: the current record and its parsed state, when the caller read them at the
+    room's present version (a bot that decided from them): a move then reads neither again.
+    """
     game = get_game(room.game)
     action = message["action"]
     fields = {key: value for key, value in message.items() if key != "ref"}
@@ -44,7 +54,7 @@ def act(room: Room, players: list[Player], player: Player, message: dict[str, An
         game.room_actions[action](room, players, player)
         bump(room)
     elif action in game.actions:
-        _move(room, game, player, fields)
+        _move(room, game, player, fields, loaded)
     else:
         raise RoomError("unknown_action", _("Unknown action: %(action)s"), action=str(action)[:40])
 
@@ -86,11 +96,16 @@ def _start(room: Room, game: Game, players: list[Player], player: Player, fields
     bump(room)
 
 
-def _move(room: Room, game: Game, player: Player, fields: dict[str, Any]) -> None:
-    record = current_record(room, game)
-    if record is None:
-        raise RoomError("no_game", _("No game has been dealt yet."))
-    state = game.load(record.state)
+def _move(
+    room: Room, game: Game, player: Player, fields: dict[str, Any], loaded: tuple[GameRecord, Any] | None
+) -> None:
+    if loaded is not None:
+        record, state = loaded
+    else:
+        found = current_record(room, game)
+        if found is None:
+            raise RoomError("no_game", _("No game has been dealt yet."))
+        record, state = found, game.load(found.state)
     now = time.time()
     expired = game.expire(state, now)
     if expired is not state:

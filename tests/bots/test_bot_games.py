@@ -264,3 +264,38 @@ def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None
         after = moves()
         assert after[0] > before[0], "no Codenames bot moved on this server's clock"
         assert after[1] > before[1], "no Decrypto bot moved on this server's clock"
+
+
+def test_a_bot_decides_outside_the_rooms_lock_and_acts_only_on_what_it_saw(monkeypatch: Any) -> None:
+    """A bot's thinking (10-20 ms for a clue) never holds the room's lock, and a room that
+    changed while it thought is not moved on from a stale view."""
+    from django.db import connection
+
+    bots = MODES["standard"]
+    _room("bots-think", "en", bots)
+    _deal_and_leave("bots-think", bots)
+    decide = bot_play.codenames.decide
+    in_transaction: list[bool] = []
+
+    def thinking(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+        in_transaction.append(connection.in_atomic_block)
+        return decide(view, me, team, role, table)
+
+    monkeypatch.setattr(bot_play.codenames, "decide", thinking)
+    later = time.time() + 3600
+    before = Room.objects.get(slug="bots-think").version
+    assert bot_play.step(later) == 1  # the spymaster bot's clue
+    assert in_transaction and not any(in_transaction)
+    assert Room.objects.get(slug="bots-think").version == before + 1
+
+    # While the next bot thinks, a person changes the room: the bot's move is dropped.
+    def interrupted(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+        services.room_rename(slug="bots-think", uid="host", name="Host Again")
+        return decide(view, me, team, role, table)
+
+    monkeypatch.setattr(bot_play.codenames, "decide", interrupted)
+    state_before = CodenamesGame.objects.get(room__slug="bots-think").state
+    assert bot_play.step(later) == 0
+    assert CodenamesGame.objects.get(room__slug="bots-think").state == state_before
+    monkeypatch.setattr(bot_play.codenames, "decide", decide)
+    assert bot_play.step(later) == 1  # and it thinks again on the next pass
