@@ -9,8 +9,8 @@ class BotsConfig(AppConfig):
         from bots import play
         from bots.seats import GAMES, add_bot_action, remove_bot_action
         from rooms.clock import register_player
-        from rooms.consumers import register_lobby_action
         from rooms.games import offer_bots
+        from rooms.lobby import register_lobby_action
 
         for name in GAMES:
             offer_bots(name)

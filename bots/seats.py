@@ -15,7 +15,7 @@ from rooms.games import get_game
 from rooms.models import Player
 
 if TYPE_CHECKING:
-    from rooms.consumers import RoomConsumer
+    from rooms.lobby import Sender
 
 # The games whose seats a bot can fill: those a bot can play (bots/play.py).
 GAMES = frozenset(DECIDE)
@@ -63,9 +63,9 @@ def remove_bot(*, slug: str, uid: str | None, bot: object) -> None:
         changes.bump(room)
 
 
-def add_bot_action(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+def add_bot_action(consumer: Sender, message: dict[str, Any]) -> None:
     add_bot(slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role"))
 
 
-def remove_bot_action(consumer: RoomConsumer, message: dict[str, Any]) -> None:
+def remove_bot_action(consumer: Sender, message: dict[str, Any]) -> None:
     remove_bot(slug=consumer.slug, uid=consumer.uid, bot=message.get("bot"))

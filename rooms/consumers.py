@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
-from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
@@ -16,17 +14,17 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
-from rooms import changes, db, hub, limits, metrics, play, presence, services
+from rooms import changes, db, hub, limits, metrics, play, presence
 from rooms.errors import RoomError
+from rooms.frames import parse_frame, ref_of
 from rooms.i18n import render_message, socket_language
+from rooms.lobby import LOBBY_ACTIONS
 from rooms.models import Player
 from rooms.slugs import is_valid_slug
 from rooms.state import state_message, view_key_of, you_of
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES = 16 * 1024
-MAX_DEPTH = 4
 # Per socket: a burst of 30 messages, then 10 a second (typing a clue draft sends a few a
 # second). Past that, messages are refused before they reach the database.
 BURST, RATE = 30.0, 10.0
@@ -48,71 +46,6 @@ _reloaded: dict[str, float] = {}  # room -> when it was last read for one
 
 
 _database_quiet = hub.bus.Quiet(logger=log)
-
-
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    if isinstance(value, list):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    return level
-
-
-def parse_frame(text: str | None, data: bytes | None) -> dict[str, Any]:
-    """Turn a frame into an action dict, or raise RoomError saying what is wrong with it."""
-    if data is not None and text is None:
-        raise RoomError("bad_frame", _("Binary frames are not accepted; send JSON text."))
-    if not text:
-        raise RoomError("bad_frame", _("Empty message."))
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
-        raise RoomError(
-            "too_large", _("Messages are limited to %(limit)s KiB."), limit=MAX_FRAME_BYTES // 1024
-        )
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        raise RoomError("bad_json", _("That message is not valid JSON.")) from None
-    if not isinstance(message, dict):
-        raise RoomError("bad_message", _("A message is a JSON object with an 'action'."))
-    if _depth(message) > MAX_DEPTH:
-        raise RoomError("bad_message", _("That message is nested too deeply."))
-    if not isinstance(message.get("action"), str):
-        raise RoomError("bad_message", _("A message needs an 'action' string."))
-    if not _clean_text(message):
-        raise RoomError(
-            "bad_text", _("That message contains characters that cannot be used (control or broken Unicode).")
-        )
-    return message
-
-
-# Characters no text of the game may hold: C0 and C1 controls (bar tab and line breaks)
-# and lone surrogates, which JSON's "\ud800" escapes can smuggle in but UTF-8 cannot
-# encode: stored, such a string could never be sent to anyone again.
-_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def _clean_text(value: Any) -> bool:
-    """True when every string in ``value`` (keys included) is text the game can keep."""
-    if isinstance(value, str):
-        return _BAD_TEXT.search(value) is None
-    if isinstance(value, dict):
-        return all(_clean_text(key) and _clean_text(item) for key, item in value.items())
-    if isinstance(value, list):
-        return all(_clean_text(item) for item in value)
-    return True
-
-
-def _ref_of(text: str | None) -> Any:
-    """A dropped message's ``ref``, so its sender knows which one was dropped."""
-    if not text or len(text) > MAX_FRAME_BYTES:
-        return None
-    try:
-        ref = json.loads(text).get("ref")
-    except (ValueError, AttributeError, RecursionError):
-        return None
-    return ref if isinstance(ref, str | int) else None
 
 
 def _player_of(players: list[Player], *, uid: str | None, device_token: str | None) -> Player | None:
@@ -268,7 +201,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         ref = None
         if not self.within_rate():
             await self.send_error(
-                "too_fast", _("Too many messages at once: slow down a little."), _ref_of(text_data)
+                "too_fast", _("Too many messages at once: slow down a little."), ref_of(text_data)
             )
             return
         if not limits.COUNTS.message(getattr(self, "ip", None)):
@@ -432,61 +365,3 @@ class RoomConsumer(AsyncWebsocketConsumer):
             payload["params"] = params
         # ASCII escapes: an answer can always be encoded, whatever it quotes.
         await self.send(text_data=json.dumps(payload))
-
-
-def _rename(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_rename(slug=consumer.slug, uid=consumer.uid, name=message.get("name"))
-
-
-def _sit(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_sit(
-        slug=consumer.slug, uid=consumer.uid, team=message.get("team"), role=message.get("role")
-    )
-
-
-def _shuffle(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_shuffle(slug=consumer.slug, uid=consumer.uid)
-
-
-def _device_link(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_device_link(
-        slug=consumer.slug, uid=consumer.uid, regenerate=message.get("regenerate") is True
-    )
-
-
-def _set_language(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_set_language(slug=consumer.slug, uid=consumer.uid, language=message.get("language"))
-
-
-def _set_words(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_set_words(
-        slug=consumer.slug,
-        uid=consumer.uid,
-        game=message.get("game"),
-        mode=message.get("mode"),
-        text=message.get("text"),
-    )
-
-
-def _set_game(consumer: RoomConsumer, message: dict[str, Any]) -> None:
-    services.room_set_game(slug=consumer.slug, uid=consumer.uid, game=message.get("game"))
-
-
-LOBBY_ACTIONS: dict[str, Callable[[RoomConsumer, dict[str, Any]], None]] = {
-    "rename": _rename,
-    "sit": _sit,
-    "shuffle": _shuffle,
-    "set_game": _set_game,
-    "device_link": _device_link,
-    "set_language": _set_language,
-    "set_words": _set_words,
-}
-
-
-def register_lobby_action(name: str, handler: Callable[[RoomConsumer, dict[str, Any]], None]) -> None:
-    """A room action another app brings (bots/apps.py: ``add_bot``, ``remove_bot``).
-
-    ``handler`` runs on a database thread with the socket's room and session identity
-    (``consumer.slug``, ``consumer.uid``) and the message; what it commits is pushed.
-    """
-    LOBBY_ACTIONS[name] = handler
