@@ -26,8 +26,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from codenames.game import GAME  # noqa: E402
 from decrypto.game import GAME as DECRYPTO  # noqa: E402
 from rooms import changes, services  # noqa: E402
-from rooms.hub import PatchCache  # noqa: E402
 from rooms.models import Room  # noqa: E402
+from rooms.patch import PatchCache  # noqa: E402
 from rooms.state import load_snapshot, room_state  # noqa: E402
 
 SEATS = [("rosa", "red", "spymaster"), ("rui", "red", "operative"), ("bea", "blue", "spymaster"),

@@ -20,6 +20,7 @@ from rooms.frames import parse_frame, ref_of
 from rooms.i18n import render_message, socket_language
 from rooms.lobby import LOBBY_ACTIONS
 from rooms.models import Player
+from rooms.patch import PatchCache, encode
 from rooms.slugs import is_valid_slug
 from rooms.state import state_message, view_key_of, you_of
 
@@ -292,7 +293,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             raise refused
 
     # ---- what this socket is sent ------------------------------------------------------
-    async def push(self, snapshot: dict[str, Any], patches: hub.PatchCache) -> None:
+    async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None:
         """A newer version of the room: this socket's own view, as a patch when it can be."""
         if snapshot["version"] <= self.sent_version:
             return
@@ -320,7 +321,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             view_key_of(snapshot, self.player_id),
             message["you"],
         )
-        await self.send(text_data=hub.encode(message))
+        await self.send(text_data=encode(message))
         metrics.pushed("state")
 
     async def _removed(self, snapshot: dict[str, Any]) -> bool:

@@ -21,7 +21,6 @@ touches its players' ``last_seen`` so presence heals itself after a crash.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import weakref
@@ -31,7 +30,7 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from rooms import bus, db, metrics, presence
-from rooms.patch import diff
+from rooms.patch import PatchCache
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +39,6 @@ CHECK_EVERY = float(getattr(settings, "PUSH_CHECK_SECONDS", 5.0))
 TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
 UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
 PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
-
-
-def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class RoomSocket(Protocol):
@@ -56,52 +51,6 @@ class RoomSocket(Protocol):
     async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None: ...
 
     async def room_closed(self) -> None: ...
-
-
-class PatchCache:
-    """The encoded patch of each view from one snapshot to the next, built at most once."""
-
-    def __init__(self, previous: dict[str, Any] | None, snapshot: dict[str, Any]) -> None:
-        self.previous = previous
-        self.snapshot = snapshot
-        self.now = time.time()
-        self._base_ops: list[Any] | None = None
-        self._ops: dict[str, list[Any]] = {}
-        self._text: dict[str, str] = {}
-
-    def applies(self, version: int) -> bool:
-        """True when a socket holding its view at ``version`` can take the patch."""
-        return self.previous is not None and self.previous["version"] == version
-
-    def ops(self, key: str) -> list[Any]:
-        """The room part's changes (the same for every view), then the game view's."""
-        assert self.previous is not None
-        if self._base_ops is None:
-            base = diff(self.previous["base"], self.snapshot["base"])
-            # The frame's own "version" says it; the client sets it.
-            self._base_ops = [op for op in base if op[1] != ["version"]]
-        if key not in self._ops:
-            play = diff(self.previous["views"].get(key), self.snapshot["views"].get(key), ("play",))
-            self._ops[key] = self._base_ops + play
-        return self._ops[key]
-
-    def message(self, key: str, extra: list[Any] | None = None) -> str:
-        """The patch frame for view ``key`` (shared by its sockets unless ``extra`` ops)."""
-        if extra:
-            return encode(self._frame(self.ops(key) + extra))
-        if key not in self._text:
-            self._text[key] = encode(self._frame(self.ops(key)))
-        return self._text[key]
-
-    def _frame(self, ops: list[Any]) -> dict[str, Any]:
-        assert self.previous is not None
-        return {
-            "type": "patch",
-            "version": self.snapshot["version"],
-            "base": self.previous["version"],
-            "now": self.now,
-            "ops": ops,
-        }
 
 
 @dataclass(eq=False)
