@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,17 +36,6 @@ def _configure(database: Path) -> None:
     import django
 
     django.setup()
-
-
-def _wait_port(port: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"the server did not listen on {port} within {timeout} s")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from bench import scenes as screens
         from bench.scenes import CHROMIUM_ARGS
-        from bench.servers import free_port
+        from bench.servers import free_port, wait_port
 
         call_command("migrate", interactive=False, verbosity=0)
         names = tuple(n for n in args.scenes.split(",") if n) or screens.SCENE_NAMES
@@ -90,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         server = subprocess.Popen(
             [*command, "config.asgi:application"], cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL
         )
-        _wait_port(port, 30)
+        wait_port(port, 30)
         count, failed = 0, 0
         try:
             from playwright.sync_api import sync_playwright

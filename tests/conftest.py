@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -19,26 +18,10 @@ from django.conf import settings as django_settings
 from django.contrib.sessions.backends.db import SessionStore
 
 from bench.scenes import CHROMIUM_ARGS
+from bench.servers import free_port, wait_port
 from config.asgi import application
 
 ORIGIN = (b"origin", b"http://localhost")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
 
 
 @pytest.fixture(scope="session")

@@ -85,10 +85,8 @@ async def test_deal_gives_each_seat_its_own_view(channel_layer: str) -> None:
     await table.close()
 
 
-async def test_cn_s1_whole_game_secrecy_in_every_byte(channel_layer: str) -> None:
-    """Play to a win; no operative or spectator byte names a hidden card (CN-S1)."""
-    table = await open_table("cn-secret", STANDARD)
-    state = await deal(table)
+async def play_to_a_win(table: Table, state: dict[str, Any], after_turn: Any = None) -> dict[str, Any]:
+    """Turns of three right guesses until a team wins; ``after_turn(n)`` after each."""
     turn = 0
     while state["winner"] is None and turn < 30:
         team = state["team"]
@@ -99,7 +97,16 @@ async def test_cn_s1_whole_game_secrecy_in_every_byte(channel_layer: str) -> Non
             assert reply["type"] == "state", reply
             state = await game_state(table.slug)
         turn += 1
+        if after_turn is not None:
+            await after_turn(turn)
     assert state["winner"] in {"red", "blue"}
+    return state
+
+
+async def test_cn_s1_whole_game_secrecy_in_every_byte(channel_layer: str) -> None:
+    """Play to a win; no operative or spectator byte names a hidden card (CN-S1)."""
+    table = await open_table("cn-secret", STANDARD)
+    await play_to_a_win(table, await deal(table))
     await wait_all(table, lambda p: p["phase"] == "over")
 
     pages = {name: await page_bytes(table.slug, seat.uid) for name, seat in table.seats.items()}
