@@ -23,12 +23,16 @@ async def _guessing(slug: str, extra_spectators: int = 0) -> Any:
     layout = STANDARD + [(f"fan{i}", "", "spectator") for i in range(extra_spectators)]
     table = await open_table(slug, layout)
     await act(table["rui"], {"action": "start_game"})
+    # A presence push (the sockets just opened) may overtake each move's own: wait for the
+    # move itself before reading the saved game.
+    await table["rui"].eventually(lambda s: s["play"] is not None)
     state = await game_state(slug)
     spymaster = "rosa" if state["team"] == "red" else "bea"
     reply = await act(
         table[spymaster], {"action": "give_clue", "turn": state["turn"], "word": "qzx", "number": 2}
     )
     assert reply["type"] == "state", reply
+    await table[spymaster].eventually(lambda s: s["play"] is not None and s["play"]["phase"] == "guess")
     return table
 
 
