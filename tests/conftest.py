@@ -236,6 +236,16 @@ async def room_version(slug: str) -> int:
     return await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
 
 
+async def settle(clients: list[Client]) -> None:
+    """Wait until every socket has been shown every other one connected.
+
+    Each socket opened pushes the room again (its player's ``connected`` mark); a test that
+    moves before those pushes are out could take one for its move's own.
+    """
+    for client in clients:
+        await client.eventually(lambda s: all(p["connected"] or p["bot"] for p in s["players"]))
+
+
 _refs = iter(range(1, 10**9))
 
 

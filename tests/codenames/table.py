@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from codenames.models import CodenamesGame
 from rooms.services import room_join, room_sit
-from tests.conftest import Client, act, make_session, room_version  # noqa: F401  (re-exported)
+from tests.conftest import Client, act, make_session, room_version, settle  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -56,6 +56,7 @@ async def open_table(slug: str, layout: list[tuple[str, str, str]]) -> Table:
         key = await sync_to_async(make_session)(seat.uid)
         seat.client = Client(slug, key)
         await seat.client.connect()
+    await settle([seat.client for seat in table.seats.values() if seat.client is not None])
     return table
 
 
