@@ -251,6 +251,9 @@ RATE_LIMITS_STORAGE = REDIS_URL or "memory://"
 # Caps per room: people (players and watchers; "room_full" past it) and bots ("too_many_bots").
 MAX_PLAYERS_PER_ROOM = int(os.environ.get("MAX_PLAYERS_PER_ROOM", "100"))
 MAX_BOTS_PER_ROOM = int(os.environ.get("MAX_BOTS_PER_ROOM", "8"))
+# A move whose tap (its "at") is older than this when it arrives is refused ("too_late"):
+# it was held by a dead network and would land on a board that has moved on.
+MOVE_MAX_AGE_SECONDS = float(os.environ.get("MOVE_MAX_AGE_SECONDS", "6"))
 # An AI teammate waits this long after the room's last change before its move (human pace).
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "2.5"))
 

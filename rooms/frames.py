@@ -4,9 +4,12 @@ and text the game can keep (no controls, no lone surrogates)."""
 from __future__ import annotations
 
 import json
+import math
 import re
+import time
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from rooms.errors import RoomError
@@ -78,3 +81,26 @@ def ref_of(text: str | None) -> Any:
     except (ValueError, AttributeError, RecursionError):
         return None
     return ref if isinstance(ref, str | int) else None
+
+
+def check_age(at: Any, action: str) -> None:
+    """Refuse a move that arrives long after its tap (``at``: the tap's time by the server's
+    clock as the page reads it, in milliseconds).
+
+    A phone whose network dropped without a reset keeps its socket; what it sent meanwhile
+    waits in a buffer and would land when the network comes back, a minute later on a
+    board that has moved on. ``ping`` and ``sync`` are answered whatever their age.
+    """
+    if at is None or action in ("ping", "sync"):
+        return
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        raise RoomError("bad_message", _("'at' is the time of the move in milliseconds."))
+    age = time.time() - at / 1000
+    limit = float(settings.MOVE_MAX_AGE_SECONDS)
+    if age > limit:
+        raise RoomError(
+            "too_late",
+            _("That move was sent %(seconds)s s ago, while the connection was down: nothing was changed."),
+            seconds=int(age),
+            limit=int(limit),
+        )

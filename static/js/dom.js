@@ -44,11 +44,16 @@ export function announce(message) {
 
 // The server's clock as this browser sees it: deadlines come in the server's seconds,
 // and a phone's clock can be minutes off.
-let skew = 0;
-export function syncClock(serverNow) {
-  if (typeof serverNow === "number") skew = serverNow - Date.now() / 1000;
+// A frame's "now" is older than it reads by the time the frame spent on the way, so of a
+// connection's frames the least delayed (the largest skew) tells the clock best; `fresh`
+// (a new connection) starts over.
+let skew = null;
+export function syncClock(serverNow, fresh = false) {
+  if (typeof serverNow !== "number") return;
+  const sample = serverNow - Date.now() / 1000;
+  skew = fresh || skew === null ? sample : Math.max(skew, sample);
 }
-export const serverNow = () => Date.now() / 1000 + skew;
+export const serverNow = () => Date.now() / 1000 + (skew ?? 0);
 
 // Every team of every game: its name and its symbol (colour never speaks alone).
 export const TEAM_NAMES = { red: _("Red"), blue: _("Blue"), white: _("White"), black: _("Black") };

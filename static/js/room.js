@@ -1,5 +1,5 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate, syncClock, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
+import { _, h, toast, announce, interpolate, syncClock, serverNow, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
 import { part, forget, keeping } from "./view.js";
 import { modules, knows, loadGame, useStylesheet } from "./games.js";
@@ -17,7 +17,6 @@ let state = JSON.parse(document.getElementById("room-state").textContent);
 // ---- socket with reconnect and backoff -------------------------------------------------
 let socket = null;
 let retry = 0;
-let pingTimer = null;
 let retryTimer = null;
 let refCounter = 0;
 const connEl = document.getElementById("conn");
@@ -65,56 +64,121 @@ function hideOffline() {
   setInert(false);
 }
 
+// ---- an honest connection --------------------------------------------------------------
+// A phone whose network drops without a reset never sees its socket close: any frame
+// proves the line alive, so after QUIET ms without one the page pings, and a ping
+// unanswered for ANSWER ms more means the line is dead (the page says so within 4.5 s).
+const QUIET = 1500;
+const ANSWER = 2500;
+const TICK = 250;
+const line = { heardAt: 0, pingedAt: 0, tickAt: 0, timer: null, fresh: true };
+
+function watchLine() {
+  const now = Date.now();
+  // A page frozen (a phone asleep, a background tab) has not been waiting for an answer:
+  // ask again rather than call a live line dead.
+  const frozen = now - line.tickAt > 4 * TICK;
+  line.tickAt = now;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (line.pingedAt && !frozen && now - line.pingedAt > ANSWER) {
+    dropLine();
+    return;
+  }
+  if ((frozen || !line.pingedAt) && now - line.heardAt > QUIET) {
+    line.pingedAt = now;
+    socket.send(JSON.stringify({ action: "ping", version: state.version }));
+  }
+}
+
+// Give up on a socket that does not answer: it is left behind (its close may never come)
+// and the page reconnects as after any drop.
+function dropLine() {
+  const dead = socket;
+  if (!dead) return;
+  socket = null;
+  try { dead.close(4000, "no answer"); } catch { /* already closing */ }
+  socketClosed(4000);
+}
+
 function connect() {
   clearTimeout(retryTimer);
+  if (socket) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const path = deviceToken ? `/ws/r/${slug}/device/${deviceToken}/`
     : tableView ? `/ws/r/${slug}/table/` : `/ws/r/${slug}/`;
-  socket = new WebSocket(`${scheme}://${location.host}${path}`);
+  const ws = new WebSocket(`${scheme}://${location.host}${path}`);
+  socket = ws;
   setConn("connecting");
   offline.at = 0;
-  socket.addEventListener("open", () => {
+  ws.addEventListener("open", () => {
+    if (socket !== ws) return;
     setConn("open");
     hideOffline();
-    clearInterval(pingTimer);
-    pingTimer = setInterval(() => send({ action: "ping", version: state.version }), 25000);
+    Object.assign(line, { heardAt: Date.now(), pingedAt: 0, tickAt: Date.now(), fresh: true });
+    clearInterval(line.timer);
+    line.timer = setInterval(watchLine, TICK);
   });
   // The backoff starts over only once the server has spoken: a socket it opens and
   // closes straight away must not be retried in a tight loop.
-  socket.addEventListener("message", (event) => { retry = 0; receive(JSON.parse(event.data)); });
-  socket.addEventListener("close", (event) => {
-    clearInterval(pingTimer);
-    setConn("closed");
-    if (event.code === 4403) {
-      connEl.textContent = _("link revoked");
-      showOffline(_("This link was revoked: ask its owner for the new one."));
-      return;
-    }
-    // 1012: the server is restarting and handed us on; another process takes us at once.
-    if (event.code === 1012) {
-      retry = 0;
-      connect();
-      return;
-    }
-    // Exponential backoff with jitter, so a restarted server is not stampeded; after
-    // "too many from your network" (4008), wait longer still.
-    const ceiling = event.code === 4008 ? 60000 : 10000;
-    if (event.code === 4008) retry = Math.max(retry, 5);
-    const delay = Math.min(ceiling, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
-    retry += 1;
-    offline.at = Date.now() + delay;
-    showOffline(null);
-    retryTimer = setTimeout(connect, delay);
+  ws.addEventListener("message", (event) => {
+    if (socket !== ws) return;
+    retry = 0;
+    line.heardAt = Date.now();
+    line.pingedAt = 0;
+    receive(JSON.parse(event.data));
+  });
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws) return; // a socket already given up on
+    socket = null;
+    socketClosed(event.code);
   });
 }
 
+function socketClosed(code) {
+  clearInterval(line.timer);
+  setConn("closed");
+  if (code === 4403) {
+    connEl.textContent = _("link revoked");
+    showOffline(_("This link was revoked: ask its owner for the new one."));
+    return;
+  }
+  // 1012: the server is restarting and handed us on; another process takes us at once.
+  if (code === 1012) {
+    retry = 0;
+    connect();
+    return;
+  }
+  // Exponential backoff with jitter, so a restarted server is not stampeded; after
+  // "too many from your network" (4008), wait longer still.
+  const ceiling = code === 4008 ? 60000 : 10000;
+  if (code === 4008) retry = Math.max(retry, 5);
+  const delay = Math.min(ceiling, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
+  retry += 1;
+  offline.at = Date.now() + delay;
+  showOffline(null);
+  retryTimer = setTimeout(connect, delay);
+}
+
+// The browser knows before any ping: offline now, and back the moment it is online.
+window.addEventListener("offline", dropLine);
+window.addEventListener("online", () => {
+  if (socket) return;
+  retry = 0;
+  connect();
+});
+
+// A move is sent now or never: not while the line is down (the page is veiled then) nor
+// while a ping goes unanswered, when the socket would only queue it. `at` (the server's
+// clock as this page reads it) lets the server refuse a move that arrives late anyway.
 export function send(message) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
-    toast(_("Not connected: reconnecting…"), "error");
+  const suspect = line.pingedAt && Date.now() - line.pingedAt > 1500;
+  if (!socket || socket.readyState !== WebSocket.OPEN || suspect) {
+    toast(_("Not connected: your move was not sent."), "error");
     return null;
   }
   const ref = ++refCounter;
-  socket.send(JSON.stringify({ ...message, ref }));
+  const stamp = message.action === "ping" || message.action === "sync" ? {} : { at: Math.round(serverNow() * 1000) };
+  socket.send(JSON.stringify({ ...message, ...stamp, ref }));
   return ref;
 }
 
@@ -124,7 +188,8 @@ function receive(message) {
     if (message.version < state.version && message.version !== 0) return;
     const previous = state;
     state = message;
-    syncClock(message.now);
+    syncClock(message.now, line.fresh);
+    line.fresh = false;
     render(previous);
   } else if (message.type === "patch") {
     if (message.version <= state.version) return;

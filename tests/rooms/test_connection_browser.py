@@ -1,0 +1,162 @@
+"""An honest connection, in a real browser: a network that goes silent without a reset (a
+half-open socket) is noticed within seconds, the page takes no move while it is down, and
+it comes back by itself; the browser's own offline signal is believed at once."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bench.scenes import CARD, PHONE, Scene, build_scene, in_thread, open_scene
+from tests.conftest import close_and_settle
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+_NUMBERS = itertools.count(1)
+
+# Records every change of the veil (shown or not) with the page's time, from the start.
+VEIL_LOG = """
+window.__veil = [];
+new MutationObserver(() => {
+  const veil = document.getElementById("offline");
+  const shown = veil && !veil.hidden;
+  const last = window.__veil[window.__veil.length - 1];
+  if (!last || last.shown !== shown) window.__veil.push({ shown, at: Date.now() });
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+"""
+
+
+class Line:
+    """Every socket of the page through a relay that can go silent both ways at once,
+    keeping the socket open (what a dropped Wi-Fi does), and note what the page sends."""
+
+    def __init__(self) -> None:
+        self.dead = False
+        self.held: list[str] = []  # what the page sent while the line was dead
+
+    def route(self, ws: Any) -> None:
+        if self.dead:
+            # A new socket over a dead network never gets through.
+            ws.close(code=4000, reason="no network")
+            return
+        server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            if self.dead:
+                self.held.append(message if isinstance(message, str) else message.decode())
+            else:
+                server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if not self.dead:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+
+@pytest.fixture
+def opened(browser: Any, daphne_server: Any) -> Iterator[Callable[..., tuple[Scene, Any]]]:
+    contexts: list[tuple[Scene, Any]] = []
+
+    def make(name: str, prepare: Callable[[Any], None]) -> tuple[Scene, Any]:
+        # A room name never reused within the server's life (its hub may hold the old one).
+        scene = in_thread(lambda: build_scene(name, "en", suffix=f"line{next(_NUMBERS)}"))
+        context, page = open_scene(browser, daphne_server.url, scene, PHONE, prepare)
+        contexts.append((scene, context))
+        return scene, page
+
+    yield make
+    for scene, context in contexts:
+        close_and_settle(context.close, [scene.slug])
+
+
+def _version(scene: Scene) -> int:
+    from rooms.models import Room
+
+    return in_thread(lambda: Room.objects.get(slug=scene.slug).version)
+
+
+def _game(scene: Scene) -> dict[str, Any]:
+    from rooms.records import current_record
+
+    def read() -> dict[str, Any]:
+        from rooms.models import Room
+
+        record = current_record(Room.objects.get(slug=scene.slug))
+        assert record is not None
+        return dict(record.state)
+
+    return in_thread(read)
+
+
+def _moves(frames: list[str]) -> list[str]:
+    return [f for f in frames if json.loads(f).get("action") not in ("ping", "sync")]
+
+
+def test_a_silent_network_shows_connection_lost_within_6_s_and_sends_no_move(opened: Any) -> None:
+    line = Line()
+
+    def prepare(page: Any) -> None:
+        page.add_init_script(VEIL_LOG)
+        page.route_web_socket(re.compile(r"/ws/"), line.route)
+
+    scene, page = opened("codenames-operative-guess", prepare)
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    version = _version(scene)
+    game = _game(scene)
+    card = page.locator(f"{CARD}[data-position='{scene.extra['target']}']")
+    box = card.bounding_box()
+    assert box is not None
+
+    line.dead = True
+    died = time.monotonic()
+    page.wait_for_selector("#offline", state="visible", timeout=8000)
+    noticed = time.monotonic() - died
+    print(f"\nthe silent line was called lost after {noticed:.1f} s")
+    assert noticed < 6
+    assert "Connection lost" in page.inner_text("#offline")
+    assert page.evaluate("() => document.getElementById('play').inert")
+    # A tap where the card is: the veil takes it, nothing leaves the page.
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.press("Enter")
+
+    line.dead = False
+    page.wait_for_selector("#offline", state="hidden", timeout=15000)
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    assert _moves(line.held) == [], line.held
+    # The veil stayed up from the moment it came until the line was back.
+    log = page.evaluate("() => window.__veil")
+    shown = [entry["shown"] for entry in log]
+    assert shown[-2:] == [True, False] and shown.count(True) == 1, log
+    assert _game(scene) == game  # (the room's version moved: presence)
+    version = _version(scene)
+    # The control: once the line is back, the same tap is a move.
+    card.click()
+    deadline = time.monotonic() + 10
+    while _version(scene) == version and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert _version(scene) > version
+
+
+def test_the_browsers_offline_signal_is_believed_at_once(opened: Any) -> None:
+    line = Line()
+    scene, page = opened(
+        "codenames-operative-guess", lambda page: page.route_web_socket(re.compile(r"/ws/"), line.route)
+    )
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    page.context.set_offline(True)
+    started = time.monotonic()
+    page.wait_for_selector("#offline", state="visible", timeout=3000)
+    print(f"\noffline shown {(time.monotonic() - started) * 1000:.0f} ms after the browser said so")
+    assert page.evaluate("() => document.getElementById('play').inert")
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=15000)
+    assert page.get_attribute("#conn", "data-state") == "open"
