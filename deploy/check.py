@@ -337,8 +337,9 @@ async def scenario(check: Check, site: Site, ports: list[int], database_url: str
             await player.stop()
 
 
-def environment(database_url: str, redis_url: str, site: Site) -> dict[str, str]:
-    """What systemd would give the units, with this run's database, Redis, key and host."""
+def environment(database_url: str, redis_url: str, site: Site, prefix: Path) -> dict[str, str]:
+    """What systemd would give the units, with this run's database, Redis, key, host and
+    static folder (never the checkout's, nor the example's /srv)."""
     base = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR") if key in os.environ}
     return {
         **base,
@@ -349,6 +350,7 @@ def environment(database_url: str, redis_url: str, site: Site) -> dict[str, str]
         "REDIS_PREFIX": f"deploy-check-{secrets.token_hex(4)}",
         "CSRF_TRUSTED_ORIGINS": site.origin,  # the check's proxy is not on port 443
         "LIMIT_ROOMS_PER_IP": f"{ROOM_LIMIT}/hour",
+        "STATIC_ROOT": str(prefix / "static"),
     }
 
 
@@ -365,7 +367,7 @@ def main() -> None:
     database_url = database(server_url, os.environ.get("DEPLOY_CHECK_DB", "wordrooms_deploy_check"))
     ports = [free_port(), free_port()]
     site = Site(recipe.HOST_NAME, free_port(), free_port())
-    env = environment(database_url, redis_url, site)
+    env = environment(database_url, redis_url, site, prefix)
     clock = recipe.unit_command(recipe.CLOCK_UNIT)
     started = perf_counter()
     try:

@@ -188,7 +188,11 @@ def _room_page(
 
 def _assets(name: str) -> dict[str, str]:
     game = get_game(name)
-    return {"js": static(game.script), "css": static(game.stylesheet)}
+    return {
+        "js": static(game.script),
+        "css": static(game.stylesheet),
+        "i18n": reverse("javascript-catalog-game", args=[name]),
+    }
 
 
 TEAM_NAMES = {"red": _lazy("Red"), "blue": _lazy("Blue"), "white": _lazy("White"), "black": _lazy("Black")}

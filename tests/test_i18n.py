@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -106,8 +107,30 @@ def test_language_switcher_remembers_the_choice() -> None:
     assert 'lang="sv"' in client.get("/").content.decode()
 
 
-def test_javascript_catalogue_is_served_in_each_language() -> None:
-    for language in LOCALES.values():
-        body = Client(HTTP_ACCEPT_LANGUAGE=language).get("/jsi18n/").content.decode()
-        assert '"Give clue"' in body
-        assert body.count('": "') > 50
+def _catalogue_part(language: str, url: str) -> dict[str, str]:
+    body = Client(HTTP_ACCEPT_LANGUAGE=language).get(url).content.decode()
+    prefix = "window.wordroomsCatalog=Object.assign(window.wordroomsCatalog||{},"
+    assert body.startswith(prefix)
+    strings, _end = json.JSONDecoder().raw_decode(body[len(prefix) :])
+    return dict(strings)
+
+
+def test_javascript_catalogue_is_served_in_each_language_in_parts() -> None:
+    """The site's strings on every page; each game's with its script, and no other's."""
+    from rooms.catalogue import part_sources
+
+    for locale, language in LOCALES.items():
+        site = _catalogue_part(language, "/jsi18n/")
+        codenames = _catalogue_part(language, "/jsi18n/codenames/")
+        decrypto = _catalogue_part(language, "/jsi18n/decrypto/")
+        assert "live" in site and "Give clue" in codenames and "Give clue" not in site
+        assert len(site) > 20 and len(codenames) > 50 and len(decrypto) > 50
+        # Every translated string a script uses is in one part the page loads.
+        po = _po(locale, "djangojs")
+        for entry in po.translated_entries():
+            used_by = [
+                part for part in ("site", "codenames", "decrypto") if entry.msgid in part_sources(part)
+            ]
+            if used_by:
+                assert entry.msgid in site or all(entry.msgid in {"codenames": codenames,
+                    "decrypto": decrypto}[part] for part in used_by), entry.msgid  # fmt: skip

@@ -92,7 +92,7 @@ export function turnAlert(text, { mine = false, kind = "" } = {}) {
   const el = document.getElementById("turn-banner");
   if (el) {
     el.textContent = text;
-    el.className = `turn-banner show${mine ? " mine" : ""}${kind ? ` ${kind}` : ""}`;
+    el.className = `turn-banner show${mine ? " mine" : ""}${kind ? " " + kind : ""}`;
     clearTimeout(bannerTimer);
     bannerTimer = setTimeout(() => { el.className = "turn-banner"; }, mine ? 2600 : 1800);
   }

@@ -17,12 +17,24 @@ function loadStylesheet(name) {
   });
 }
 
+// A game's translations come before its module, which may use them as it loads.
+function loadCatalogue(name) {
+  if (document.querySelector(`script[data-game-i18n="${name}"]`)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = h("script", { src: ASSETS[name].i18n, dataset: { gameI18n: name } });
+    script.addEventListener("load", resolve);
+    script.addEventListener("error", () => { script.remove(); reject(new Error(`${name}: no translations`)); });
+    document.head.append(script);
+  });
+}
+
 export const knows = (name) => Boolean(ASSETS[name]);
 
 // Resolves once both are in, so the game never shows unstyled.
 export function loadGame(name) {
   if (!loading[name]) {
-    loading[name] = Promise.all([import(ASSETS[name].js), loadStylesheet(name)]).then(([module]) => {
+    const script = loadCatalogue(name).then(() => import(ASSETS[name].js));
+    loading[name] = Promise.all([script, loadStylesheet(name)]).then(([module]) => {
       modules[name] = module;
       return module;
     }, (error) => {
