@@ -56,6 +56,12 @@ class Codenames(play.EngineGame):
     ) -> engine.State:
         return services.apply(state, player, message, now)
 
+    def chat_muted(self, room: Room, player: Player) -> Any | None:
+        """CN-22's table talk: while a game runs a spymaster's only word is the clue."""
+        if player.role == "spymaster" and self.is_running(room):
+            return _("Spymasters say nothing while the game runs: your clue is your only word.")
+        return None
+
     def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
         """What the lobby shows, decided here rather than re-derived in the browser."""
         mode, ready = services.seats_ready(players)

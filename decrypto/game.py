@@ -55,6 +55,24 @@ class Decrypto(play.EngineGame):
                 "team_locked", _("You have seen your team's keywords: you can change teams in the next game.")
             )
 
+    def chat_muted(self, room: Room, player: Player) -> Any | None:
+        """DC-46: the round's Encryptor says nothing while writing the clues nor while the
+        team deciphers them, until the code is revealed (the rulebook: no part in the
+        discussion, no reaction)."""
+        record = services.current_game(room)
+        if record is None or record.finished:
+            return None
+        state = self.load(record.state)
+        if state.phase == engine.Phase.CLUES:
+            writing = [t for t in (state.turns.white, state.turns.black) if t is not None and not t.submitted]
+        elif state.phase == engine.Phase.GUESS and state.guessing_for is not None:
+            writing = [state.turns[state.guessing_for]]
+        else:
+            return None
+        if any(turn is not None and turn.encryptor == player.public_id for turn in writing):
+            return _("You are the Encryptor: say nothing until your code is revealed.")
+        return None
+
     def apply(
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float
     ) -> engine.State:

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from rooms import limits, operators
-from rooms.models import Player, Room
+from rooms.models import ChatMessage, Player, Room
 
 
 class ListedLookupsOnly(admin.ModelAdmin):
@@ -120,6 +120,25 @@ class PlayerAdmin(ListedLookupsOnly):
     def remove_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         removed = sum(operators.player_remove(pk=pk) for pk in queryset.values_list("pk", flat=True))
         self.message_user(request, f"{removed} player(s) removed.", messages.SUCCESS)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ListedLookupsOnly):
+    """Table talk, to read and delete (a deleted line is gone from every history; the
+    sockets that showed it keep it until they reload)."""
+
+    list_display = ("created_at", "room", "channel", "author_name", "text")
+    list_filter = ("channel",)
+    search_fields = ("room__slug", "author_name", "text")
+    fields = ("room", "channel", "author_name", "author_public_id", "text", "created_at")
+    readonly_fields = fields
+    list_select_related = ("room",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class GameAdmin(ListedLookupsOnly):

@@ -319,8 +319,11 @@ class RedisBus(Sealer):
     # ---- publishing ------------------------------------------------------------------
     def enqueue(self, snapshot: dict[str, Any]) -> None:
         """Publish ``snapshot`` soon, from a task of its own (never awaited by a socket)."""
-        key = (snapshot["slug"], snapshot.get("room"))
-        self._pending.pop(key, None)  # the latest of a room is the one worth sending
+        # The latest snapshot of a room is the one worth sending; every chat line goes.
+        key: tuple[Any, ...] = (snapshot["slug"], snapshot.get("room"))
+        if snapshot.get("kind") == "chat":
+            key = ("chat", snapshot["slug"], snapshot["line"]["id"])
+        self._pending.pop(key, None)
         self._pending[key] = snapshot
         self._ready.set()
         if self._publisher is None or self._publisher.done():

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
-from rooms import changes, db, hub, limits, metrics, play, presence
+from rooms import changes, chat, db, hub, limits, metrics, play, presence
 from rooms.errors import RoomError
 from rooms.frames import check_age, parse_frame, ref_of
 from rooms.i18n import render_message, socket_language
@@ -110,6 +110,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if seat and seat["flipped"]:
             self.hub.presence_changed(self.slug)
         await self.send_state(await self.hub.snapshot(self.slug))
+        await self.send_chat_history(quiet=True)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         """The handshake, refused cleanly (not a server error) while the database is away."""
@@ -223,6 +224,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.dispatch_action(message, pushes)
         except RoomError as error:
             failed = error.code
+            if ref is None:
+                ref = ref_of(text_data)  # a frame refused before it was read still names its ref
             await self.send_error(error.code, error.message, ref, error.params)
         except (OperationalError, InterfaceError):
             _database_quiet.warn("room %s: an action was refused: the database is away", self.slug)
@@ -254,8 +257,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # current by every push and a check against the database every few seconds.
             await self.send_state(await self.hub.snapshot(self.slug), force=True)
             return
+        if action == "chat_history":
+            await self.send_chat_history(quiet=False)
+            return
         if self.table:
             raise RoomError("table_view", TABLE_VIEW)
+        if action == "say":
+            await self.say(message)
+            return
         handler = LOBBY_ACTIONS.get(action)
         if handler is not None:
             if self.device_token:
@@ -275,6 +284,36 @@ class RoomConsumer(AsyncWebsocketConsumer):
             _reloaded.clear()
         _reloaded[self.slug] = now
         return await self.hub.reload(self.slug)
+
+    # ---- table talk (rooms/chat.py) -------------------------------------------------------
+    async def say(self, message: dict[str, Any]) -> None:
+        if self.device_token:
+            raise RoomError("not_joined", _("Join the room first."))
+        if not hasattr(self, "chat_allowance"):
+            self.chat_allowance = chat.Allowance()
+        wait = self.chat_allowance.take()
+        if wait:
+            raise RoomError(
+                "chat_too_fast", _("You are talking fast: wait %(seconds)s s."), seconds=max(1, round(wait))
+            )
+        said = await db.run_in_pool(chat.chat_say)(
+            slug=self.slug, uid=self.uid, channel=message.get("channel"), text=message.get("text")
+        )
+        await hub.publish_chat(said)
+
+    async def send_chat_history(self, *, quiet: bool) -> None:
+        """The recent lines this socket's seat may read (``quiet``: nothing when there are none)."""
+        lines = await db.run_in_pool(chat.chat_history)(
+            slug=self.slug, uid=None if self.table else self.uid, device_token=self.device_token
+        )
+        if lines or not quiet:
+            await self.send(text_data=encode({"type": "chat", "history": True, "messages": lines}))
+
+    async def said(self, line: dict[str, Any], frame: str) -> None:
+        """A line the hub found this socket's player may read."""
+        if not getattr(self, "closing", False):
+            await self.send(text_data=frame)
+            metrics.pushed("chat")
 
     def game_action(self, message: dict[str, Any]) -> None:
         refused: RoomError | None = None

@@ -102,6 +102,9 @@ class Game(Protocol):
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""
 
+    def chat_muted(self, room: Room, player: Player) -> Any | None:
+        """Why ``player`` may not talk now by the game's rules (a text for people), or None."""
+
     def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
         """Apply every passed deadline of this game's records (the clock); how many.
 

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from rooms import bus, db, metrics, presence
-from rooms.patch import PatchCache
+from rooms.patch import PatchCache, encode
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,8 @@ class RoomSocket(Protocol):
     player_id: str | None
 
     async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None: ...
+
+    async def said(self, line: dict[str, Any], frame: str) -> None: ...
 
     async def room_closed(self) -> None: ...
 
@@ -167,6 +169,14 @@ class Hub:
         room = self.rooms.get(str(snapshot.get("slug")))
         if room is None:
             return  # a room this process stopped following
+        if snapshot.get("kind") == "chat":
+            # Only for the room this process has read (a line of an older room of that
+            # name must not reach this one's sockets).
+            if room.snapshot is None or identity(room.snapshot) != snapshot.get("room"):
+                bus.IGNORED.count("other_room")
+                return
+            await self.deliver_chat(snapshot)
+            return
         held = room.snapshot
         if held is None:
             # Not read yet (a socket is opening): kept until the read says which room it is.
@@ -219,6 +229,21 @@ class Hub:
                 await socket.push(snapshot, patches)
             except Exception:
                 log.exception("room %s: push to a socket failed", snapshot["slug"])
+
+    async def deliver_chat(self, said: dict[str, Any]) -> None:
+        """A chat line to the local sockets of its readers (``None``: the whole room)."""
+        room = self.rooms.get(said["slug"])
+        if room is None:
+            return
+        readers = said.get("readers")
+        allowed = None if readers is None else set(readers)
+        frame = encode({"type": "chat", "history": False, "messages": [said["line"]]})
+        for socket in list(room.sockets):
+            if allowed is None or socket.player_id in allowed:
+                try:
+                    await socket.said(said["line"], frame)
+                except Exception:
+                    log.exception("room %s: chat to a socket failed", said["slug"])
 
     async def close_room(self, slug: str) -> None:
         """The operators closed the room: every socket is told, then closed."""
@@ -357,6 +382,23 @@ def get_hub() -> Hub:
     if hub is None or hub.config != bus.redis_config():
         hub = _hubs[loop] = Hub()
     return hub
+
+
+async def publish_chat(said: dict[str, Any]) -> None:
+    """A chat line (``rooms.chat.chat_say``) to its readers here and, through Redis, elsewhere.
+
+    Unlike a snapshot it has no version to catch up on: a line Redis loses reaches the
+    other processes' sockets only with the history a reconnect brings.
+    """
+    running = asyncio.get_running_loop()
+    for loop, hub in list(_hubs.items()):
+        if loop is running:
+            await hub.deliver_chat(said)
+        elif not loop.is_closed():
+            asyncio.run_coroutine_threadsafe(hub.deliver_chat(said), loop)
+    own = _hubs.get(running)
+    if own is not None and own.bus is not None:
+        own.bus.enqueue(said)
 
 
 async def publish(snapshot: dict[str, Any]) -> None:

@@ -72,6 +72,27 @@ class Player(models.Model):
         return self.role != self.SPECTATOR
 
 
+class ChatMessage(models.Model):
+    """A line of table talk (rooms/chat.py): said in the room's channel or a team's."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat")
+    # "room", or "team:<team>" (that team's seated players read it).
+    channel = models.CharField(max_length=24)
+    # The author as they were: a player removed later leaves their words and name.
+    author = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    author_public_id = models.CharField(max_length=12)
+    author_name = models.CharField(max_length=24)
+    text = models.CharField(max_length=280)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "id"]
+        indexes = [models.Index(fields=["room", "channel", "-id"], name="chat_by_channel")]
+
+    def __str__(self) -> str:
+        return f"{self.author_name} in {self.channel}: {self.text[:40]}"
+
+
 class GameRecord(models.Model):
     """One game of a room, as its engine saved it after the last action (abstract).
 

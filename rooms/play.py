@@ -200,6 +200,10 @@ class EngineGame:
     def is_running(self, room: Room) -> bool:
         return is_running(room)
 
+    def chat_muted(self, room: Room, player: Player) -> Any | None:
+        """Why ``player`` may not talk now by the game's rules (a text), or None: free."""
+        return None
+
     def deal(
         self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float
     ) -> tuple[Any, dict[str, Any]]:

@@ -152,3 +152,24 @@ def test_closing_rooms_while_their_players_move_fails_nothing_and_leaves_nothing
     assert not Room.objects.filter(slug__in=slugs).exists()
     assert not Player.objects.filter(room_id__in=pks).exists()
     assert not CodenamesGame.objects.filter(room_id__in=pks).exists()
+
+
+@pytest.mark.django_db
+def test_operators_read_and_delete_lines_in_the_admin() -> None:
+    from rooms import chat
+    from rooms.models import ChatMessage
+    from rooms.services import room_join
+
+    room_join(slug="chat-admin", uid="chat-admin-ada", name="Ada")
+    said = chat.chat_say(slug="chat-admin", uid="chat-admin-ada", channel="room", text="zqadmin line")
+    operator = _operator()
+    page = operator.get("/admin/rooms/chatmessage/?q=chat-admin")
+    assert page.status_code == 200 and b"zqadmin line" in page.content
+    assert operator.get("/admin/rooms/chatmessage/?author_public_id__startswith=a").status_code == 400
+    deleted = operator.post(
+        "/admin/rooms/chatmessage/",
+        {"action": "delete_selected", "_selected_action": [said["line"]["id"]], "post": "yes"},
+    )
+    assert deleted.status_code == 302
+    assert not ChatMessage.objects.exists()
+    assert chat.chat_history(slug="chat-admin", uid="chat-admin-ada") == []
