@@ -160,7 +160,18 @@ class Side:
         return [bot for room in self.rooms for bot in room.bots]
 
     def pending(self) -> int:
-        return sum(len(room.pending) for room in self.rooms)
+        return sum(len(room.pending) + len(room.lines) for room in self.rooms)
+
+
+@dataclass
+class Line:
+    """A chat line in flight: done when every socket of its room has it."""
+
+    ref: int
+    text: str
+    sent: float
+    stats: StepStats
+    heard: set[int] = field(default_factory=set)
 
 
 class Room:
@@ -168,6 +179,9 @@ class Room:
         self.side, self.slug = side, slug
         self.bots: list[Bot] = []
         self.mover: Bot | None = None
+        # Who talks (the chat scenario: the operatives in turn, spymasters being quiet in play).
+        self.talkers: list[Bot] = []
+        self.lines: dict[str, Line] = {}
         self.turn = 0
         self.positions = (0, 1)
         self.count = 0
@@ -189,6 +203,32 @@ class Room:
         if not await mover.send(message):
             self.drop(move, "not_connected")
 
+    async def send_line(self, stats: StepStats) -> None:
+        """A line of table talk in the room's channel, from the next talker in turn."""
+        self.count += 1
+        speaker = self.talkers[self.count % len(self.talkers)]
+        line = Line(next(_refs), f"lt{self.slug[-6:]}-{self.count}", perf_counter(), stats)
+        self.lines[line.text] = line
+        stats.sent += 1
+        message = {"action": "say", "channel": "room", "text": line.text, "ref": line.ref}
+        if not await speaker.send(message):
+            self.drop_line(line, "not_connected")
+
+    def on_chat(self, bot: Bot, message: dict[str, Any], now: float) -> None:
+        for said in message.get("messages", []):
+            line = self.lines.get(said.get("text"))
+            if line is None:
+                continue
+            line.heard.add(id(bot))
+            if len(line.heard) == len(self.bots):
+                del self.lines[line.text]
+                line.stats.latencies.append(now - line.sent)
+
+    def drop_line(self, line: Line, reason: str) -> None:
+        if self.lines.pop(line.text, None) is not None:
+            line.stats.lost += 1
+            line.stats.errors[reason] += 1
+
     def on_version(self, now: float) -> None:
         if not self.pending:
             return
@@ -199,6 +239,10 @@ class Room:
 
     def on_error(self, bot: Bot, message: dict[str, Any]) -> None:
         code = str(message.get("code"))
+        line = next((x for x in self.lines.values() if x.ref == message.get("ref")), None)
+        if line is not None:
+            self.drop_line(line, code)
+            return
         move = next((m for m in self.pending if m.ref == message.get("ref")), None)
         if move is None and bot is self.mover and self.pending:
             # "too_fast" carries no ref; it answers the newest message, not an older one.
@@ -221,6 +265,8 @@ class Room:
         self.on_version(perf_counter())
 
     def expire(self, now: float) -> None:
+        for line in [x for x in self.lines.values() if now - x.sent > LOST_AFTER]:
+            self.drop_line(line, "timeout")
         while self.pending and now - self.pending[0].sent > LOST_AFTER:
             move = self.pending.popleft()
             move.stats.lost += 1
@@ -319,6 +365,8 @@ class Bot:
             self.on_state(message, now, stats)
         elif kind == "patch":
             self.on_patch(message, now, stats)
+        elif kind == "chat":
+            self.room.on_chat(self, message, now)
         elif kind == "error":
             self.room.on_error(self, message)
 

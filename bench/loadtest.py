@@ -4,6 +4,7 @@
     python -m bench.loadtest --quick              # a smoke run in under a minute
     python -m bench.loadtest --scenario restart   # 2000 players, a killed server, reconnects
     python -m bench.loadtest --scenario flood     # limits on: one address floods, other rooms play on
+    python -m bench.loadtest --scenario chat      # table talk beside moves: lines/s, latency, bytes
                                                   # (--flood-sockets, default 100; --no-flood-reconnect)
 
 Prints figures and asserts nothing: people judge the numbers.
@@ -60,6 +61,9 @@ JOIN_TRIES = 5
 SETUP_AT_ONCE = 16
 PRODUCT_RATE_LIMIT = 10.0  # rooms/consumers.py: a socket may send 10 messages a second
 FLOOD_RATE_PER_ROOM = 5.0  # the victims' movers stay well inside that limit
+# Two operatives talk in turn, each within a socket's chat allowance (rooms/chat.py: a line
+# every 1.5 s once the burst is spent).
+CHAT_RATE_PER_ROOM = 1.0
 MAX_OWN_ADDRESSES = 2000  # bots.own_address stays below 127.0.9.0, the flood's block
 RESTART_MARKS = [5, 10, 20, 30]
 COLUMNS = [("done/s", 7), ("p50", 6), ("p95", 6), ("p99", 6), ("lost", 5), ("skip", 5), ("gaps", 5),
@@ -70,7 +74,7 @@ CELL_HEADER = " ".join(f"{name:>{width}}" for name, width in COLUMNS)
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.loadtest", description=__doc__.splitlines()[0])
     add = parser.add_argument
-    add("--scenario", choices=["rates", "restart", "flood"], default="rates")
+    add("--scenario", choices=["rates", "restart", "flood", "chat"], default="rates")
     add("--rooms", type=int, help="rooms (default 100; 20 with --quick or --scenario flood)")
     add("--players", type=int, default=4, help="players per room, at least 4")
     add("--processes", type=int, default=1, help="product processes (more than 1 needs REDIS_URL)")
@@ -171,6 +175,7 @@ class Bench:
         self.sides: list[Side] = []
         self.flood_steps: dict[str, StepStats] = {}  # the victims' step, by flood or none
         self.flood: Flood | None = None
+        self.chat_steps: dict[str, list[StepStats]] = {}  # the chat scenario's steps, by kind
 
     def print_config(self) -> None:
         a, database = self.args, urlsplit(self.config.database_url).path.rsplit("/", 1)[-1]
@@ -186,6 +191,8 @@ class Bench:
                 f"address, {self.flood_rate():g} actions/s for {a.step_seconds:g} s without, then during "
                 f"a flood of {a.flood_sockets} sockets from {FLOOD_ADDRESS}"
             )
+        elif a.scenario == "chat":
+            print(f"  chat: {a.rooms} rooms × {a.players} players, moves and room-channel lines in turn")
         else:
             print(f"  restart: {a.players_total // 4 * 4} players in rooms of 4")
         print(f"  server logs in {self.log_dir}")
@@ -344,8 +351,9 @@ class Bench:
                 for room in side.rooms:
                     room.expire(now)
 
-    async def run_step(self, side: Side, rate: float, seconds: float) -> StepStats:
-        """Open loop: move n is sent at start + n/rate by room n mod R, whatever came before."""
+    async def run_step(self, side: Side, rate: float, seconds: float, kind: str = "move") -> StepStats:
+        """Open loop: move n is sent at start + n/rate by room n mod R, whatever came before
+        (``kind="chat"``: a line of table talk instead, done when every socket has it)."""
         stats = side.stats = StepStats(seconds=seconds)
         for room in side.rooms:
             room.last_target = None
@@ -356,7 +364,8 @@ class Bench:
             if due > perf_counter():
                 await asyncio.sleep(due - perf_counter())
             stats.lateness.append(max(0.0, perf_counter() - due))
-            await side.rooms[n % len(side.rooms)].send_move(stats)
+            room = side.rooms[n % len(side.rooms)]
+            await (room.send_line(stats) if kind == "chat" else room.send_move(stats))
         await wait_until(lambda: side.pending() == 0, LOST_AFTER + 2, "moves in flight")
         stats.cpu_seconds = total_cpu(side.servers) - cpu_before
         stats.wall_seconds = perf_counter() - began
@@ -412,6 +421,9 @@ class Bench:
         if self.args.scenario == "flood":
             self.print_flood_summary()
             return
+        if self.args.scenario == "chat":
+            self.print_chat_summary()
+            return
         if len(self.sides) != 2:
             return
         product, floor = self.sides
@@ -455,6 +467,63 @@ class Bench:
         print(f"  {len(back)}/{len(bots)} back, the last after {back[-1] if back else math.nan:.2f} s")
 
     # ---- a flood from one address ---------------------------------------------------------
+
+    # ---- table talk beside moves ----------------------------------------------------------
+
+    async def chat_scenario(self) -> None:
+        """Moves, then lines of table talk, in turn at one rate: what a line costs beside a move."""
+        a = self.args
+        rate = float(min(a.fixed_rate, a.rooms * CHAT_RATE_PER_ROOM))
+        servers = await self.start_product(a.processes)
+        await asyncio.gather(*(server.wait_ready() for server in servers))
+        side = self.add_side("product", servers, "", a.rooms, a.players)
+        await self.join_all(side)
+        await self.connect_all(side)
+        await self.seat_all(side)
+        for room in side.rooms:
+            # Spymasters say nothing while the game runs (CN-36): the operatives talk.
+            room.talkers = [
+                bot for bot in room.bots if (bot.state.get("you") or {}).get("role") == "operative"
+            ]
+        await self.run_step(side, rate, a.warmup)
+        print(f"\n{rate:g} actions/s over {a.rooms} rooms, {a.step_seconds:g} s per step, in turn")
+        print(f"{'step':>7} | {CELL_HEADER} | bytes/frame")
+        for _turn in range(2):
+            for kind in ("move", "chat"):
+                stats = await self.run_step(side, rate, a.step_seconds, kind)
+                self.chat_steps.setdefault(kind, []).append(stats)
+                per_frame = stats.bytes / stats.frames if stats.frames else 0.0
+                print(f"{kind:>7} | {cell(stats)} | {per_frame:.0f}", flush=True)
+                if stats.errors:
+                    print(f"{'':>7}   lost: {dict(stats.errors)}")
+
+    def print_chat_summary(self) -> None:
+        def merged(kind: str) -> StepStats | None:
+            steps = self.chat_steps.get(kind) or []
+            if not steps:
+                return None
+            total = StepStats(seconds=sum(x.seconds for x in steps))
+            for x in steps:
+                total.latencies += x.latencies
+                total.lost += x.lost
+                total.frames += x.frames
+                total.bytes += x.bytes
+                total.cpu_seconds += x.cpu_seconds
+                total.sent += x.sent
+            return total
+
+        moves, lines = merged("move"), merged("chat")
+        if moves is None or lines is None or not moves.latencies or not lines.latencies:
+            return
+        for name, stats in (("moves", moves), ("chat lines", lines)):
+            p50, p95, p99 = quantiles(stats)
+            print(
+                f"{name}: {stats.sent / stats.seconds:.1f}/s, "
+                f"p50 {p50:.1f} / p95 {p95:.1f} / p99 {p99:.1f} ms, "
+                f"lost {stats.lost}, server CPU {cpu_ms(stats):.2f} ms each, "
+                f"{stats.bytes / max(1, stats.frames):.0f} B per frame received"
+            )
+        print(f"a line costs the server {cpu_ms(lines) / max(cpu_ms(moves), 1e-9):.2f}× a move's CPU")
 
     def flood_rate(self) -> float:
         return float(min(self.args.fixed_rate, self.args.rooms * FLOOD_RATE_PER_ROOM))
@@ -523,6 +592,7 @@ class Bench:
                     "rates": self.rate_scenario,
                     "restart": self.restart_scenario,
                     "flood": self.flood_scenario,
+                    "chat": self.chat_scenario,
                 }
                 await scenarios[self.args.scenario]()
         except TimeoutError:

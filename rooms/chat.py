@@ -65,16 +65,18 @@ def chat_say(*, slug: str, uid: str | None, channel: object, text: object) -> di
         raise RoomError("bad_channel", _("Say it in the room or to your team."))
     words = clean_text(text)
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(slug=slug).first()
-        player = None if room is None or not uid else room.players.filter(uid=uid).first()
-        if room is None or player is None:
+        # One read for the speaker and their room. A team's line also locks the room: its
+        # readers are then read in order with the seat changes that moves and `sit` make.
+        found = Player.objects.select_related("room").filter(room__slug=slug, uid=uid) if uid else None
+        player = found.first() if found is not None else None
+        if player is None:
             raise RoomError("not_joined", _("Join the room first."))
-        muted = get_game(room.game).chat_muted(room, player)
-        if muted is not None:
-            raise RoomError("chat_not_now", muted)
+        room = player.room
         readers: list[str] | None = None
         stored = "room"
         if channel == "team":
+            Room.objects.select_for_update().filter(pk=room.pk).values_list("pk").first()
+            player.refresh_from_db(fields=["team", "role"])
             if not player.team:
                 raise RoomError("chat_no_team", _("Take a seat in a team to talk to it."))
             stored = f"team:{player.team}"
@@ -83,6 +85,9 @@ def chat_say(*, slug: str, uid: str | None, channel: object, text: object) -> di
                     "public_id", flat=True
                 )
             )
+        muted = get_game(room.game).chat_muted(room, player)
+        if muted is not None:
+            raise RoomError("chat_not_now", muted)
         line = ChatMessage.objects.create(
             room=room,
             channel=stored,

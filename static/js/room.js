@@ -3,6 +3,7 @@ import { _, h, toast, announce, interpolate, syncClock, serverNow, soundOn, TEAM
 import { applyPatch } from "./patch.js";
 import { part, forget, keeping } from "./view.js";
 import { modules, knows, loadGame, useStylesheet } from "./games.js";
+import * as chat from "./chat.js";
 
 const ROLE_LABELS = { spymaster: _("Spymaster"), operative: _("Operatives"), player: _("Players") };
 
@@ -203,8 +204,10 @@ function receive(message) {
     state.version = message.version;
     syncClock(message.now);
     render(previous);
+  } else if (message.type === "chat") {
+    chat.receive(message);
   } else if (message.type === "error") {
-    toast(message.message, "error");
+    if (!chat.refused(message)) toast(message.message, "error");
   }
 }
 
@@ -355,6 +358,7 @@ function render(previous) {
   if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
+  chat.update(state);
 }
 
 // ---- controls --------------------------------------------------------------------------
@@ -424,5 +428,6 @@ on("howto-open", "click", async (event) => {
 on("howto-close", "click", () => howto.close());
 
 syncClock(state.now);
+chat.start({ slug, send, tableView });
 render(null);
 connect();

@@ -1,0 +1,114 @@
+"""Table talk in real browsers: two phones of one Decrypto team whisper in their team's
+channel at 360×740 while deciphering, the other team and a spectator see none of it, and
+the game stays usable with the chat on screen (DC-45, DC-S4)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bench.scenes import DC_READY, PHONE, Scene, build_scene, in_thread, open_scene
+from tests.conftest import close_and_settle, make_session
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+_NUMBERS = itertools.count(1)
+WHISPER = "zqwhisper mexico is four"
+REPLY = "zqreply agreed"
+
+
+@pytest.fixture
+def phones(browser: Any, daphne_server: Any) -> Iterator[Callable[..., Any]]:
+    contexts: list[tuple[str, Any]] = []
+
+    def open_as(scene: Scene, session: str | None, ready: str | None = None) -> Any:
+        seat = dataclasses.replace(scene, session_key=session, ready=ready or scene.ready)
+        frames: list[str] = []
+
+        def listen(page: Any) -> None:
+            page.on(
+                "websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload)))
+            )
+
+        context, page = open_scene(browser, daphne_server.url, seat, PHONE, listen)
+        contexts.append((scene.slug, context))
+        return page, frames
+
+    yield open_as
+    for slug, context in contexts:
+        close_and_settle(context.close, [slug])
+
+
+def _seats(slug: str) -> tuple[list[str], str, str]:
+    """Session keys of White's two deciphering players (the Encryptor aside), Bob's, Sam's."""
+    from decrypto.models import DecryptoGame
+    from rooms.models import Player
+
+    state = DecryptoGame.objects.filter(room__slug=slug).latest("number").state
+    encryptor = state["turns"]["white"]["encryptor"]
+    players = {p.name: p for p in Player.objects.filter(room__slug=slug)}
+    white = [make_session(p.uid) for p in players.values() if p.team == "white" and p.public_id != encryptor]
+    return white, make_session(players["Bob"].uid), make_session(players["Sam"].uid)
+
+
+def _uncovered(page: Any, selector: str) -> bool:
+    """True when a tap at the element's centre lands on it (nothing drawn over it)."""
+    return bool(page.evaluate(
+        """(selector) => { const el = document.querySelector(selector); const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.bottom <= innerHeight && hit !== null && (hit === el || el.contains(hit)); }""",
+        selector,
+    ))  # fmt: skip
+
+
+def _say(page: Any, text: str) -> None:
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")
+
+
+def test_dc45_dcs4_two_phones_whisper_in_their_team_channel_and_the_game_stays_usable(phones: Any) -> None:
+    scene = in_thread(lambda: build_scene("decrypto-decipher", "en", suffix=f"chat{next(_NUMBERS)}"))
+    white, bob_session, sam_session = in_thread(lambda: _seats(scene.slug))
+    assert len(white) == 2
+    (ann, _), (amy, amy_frames) = phones(scene, white[0]), phones(scene, white[1])
+    bob, sam = phones(scene, bob_session, DC_READY), phones(scene, sam_session, DC_READY)
+
+    ann.click(".chat-toggle")
+    ann.click(".chat-tab[data-channel='team']")
+    assert "White" in ann.inner_text(".chat-tab[data-channel='team']")
+    _say(ann, WHISPER)
+    ann.wait_for_selector(f".chat-line:has-text('{WHISPER}')")
+    # The teammate's phone: an unread badge, then the line in the team's tab.
+    amy.wait_for_selector(".chat-badge:not([hidden])")
+    assert amy.inner_text(".chat-badge") == "1"
+    amy.click(".chat-toggle")
+    amy.click(".chat-tab[data-channel='team']")
+    amy.wait_for_selector(f".chat-line:has-text('{WHISPER}')")
+    _say(amy, REPLY)
+    ann.wait_for_selector(f".chat-line:has-text('{REPLY}')")
+    assert amy.is_visible(f".chat-line:has-text('{REPLY}')")
+
+    # With the drawer open the game's top stays on screen; closed, nothing covers its action.
+    assert (
+        ann.evaluate("() => document.querySelector('#chat-drawer').getBoundingClientRect().top") > 740 * 0.4
+    )
+    ann.keyboard.press("Escape")
+    assert ann.is_hidden("#chat-drawer")
+    ann.locator("#dc-lock-guess").scroll_into_view_if_needed()
+    assert _uncovered(ann, "#dc-lock-guess")
+
+    # Black and the spectator: the room's channel only, and no byte of the whisper.
+    for (page, frames), teams in ((bob, 1), (sam, 0)):
+        page.click(".chat-toggle")
+        page.wait_for_selector(".chat-tab[data-channel='room']")
+        assert page.locator(".chat-tab[data-channel='team']").count() == teams
+        raw = "".join(frames) + page.content()
+        assert WHISPER not in raw and REPLY not in raw
+    # The control: the whisper did travel in White's frames.
+    assert any(WHISPER in frame for frame in amy_frames)
+    assert any(json.loads(f).get("type") == "chat" for f in amy_frames)
