@@ -37,6 +37,7 @@ class Codenames(play.EngineGame):
     # The room page loads these for this game only (static paths, hashed in production).
     script = "js/codenames.js"
     stylesheet = "css/codenames.css"
+    table_stylesheet = "css/codenames-table.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         game = services.current_game(room)

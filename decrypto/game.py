@@ -33,6 +33,7 @@ class Decrypto(play.EngineGame):
     # The room page loads these for this game only (static paths, hashed in production).
     script = "js/decrypto.js"
     stylesheet = "css/decrypto.css"
+    table_stylesheet = "css/decrypto-table.css"
 
     def before_seat_change(self, room: Room, player: Player, team: str, role: str) -> None:
         """Rosters are fixed when a game is dealt.

@@ -98,6 +98,9 @@ class Game(Protocol):
     # and ``howtoSection`` (docs/protocol.md).
     script: str
     stylesheet: str
+    # The table view's own rules (a TV: large, never scrolling), loaded only there: a
+    # phone never downloads them.
+    table_stylesheet: str
 
     def is_running(self, room: Room) -> bool:
         """Whether the room's current game of this kind is under way (seats are then fixed)."""

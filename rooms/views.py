@@ -192,6 +192,7 @@ def _assets(name: str) -> dict[str, str]:
         "js": static(game.script),
         "css": static(game.stylesheet),
         "i18n": reverse("javascript-catalog-game", args=[name]),
+        "table_css": static(game.table_stylesheet),
     }
 
 

@@ -7,14 +7,18 @@ const ASSETS = JSON.parse(document.getElementById("game-assets").textContent);
 export const modules = {};
 const loading = {};
 
+// The table view (a TV) also takes the game's table rules, which no phone downloads.
+const TABLE = document.getElementById("room").dataset.table === "1";
+
 function loadStylesheet(name) {
   if (document.querySelector(`link[data-game-css="${name}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href: ASSETS[name].css, dataset: { gameCss: name } });
+  const hrefs = TABLE ? [ASSETS[name].css, ASSETS[name].table_css] : [ASSETS[name].css];
+  return Promise.all(hrefs.map((href) => new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href, dataset: { gameCss: name } });
     link.addEventListener("load", resolve);
     link.addEventListener("error", resolve);
     document.head.append(link);
-  });
+  })));
 }
 
 // A game's translations come before its module, which may use them as it loads.

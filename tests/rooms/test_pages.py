@@ -235,3 +235,15 @@ def test_table_view_typed_with_capitals_is_still_a_visitors(client: Client) -> N
     # Other parameters survive the lowercasing.
     response = client.get("/r/Friday-Fun/?game=decrypto")
     assert response.status_code == 301 and response["Location"] == "/r/friday-fun/?game=decrypto"
+
+
+@pytest.mark.parametrize("game", ["codenames", "decrypto"])
+def test_only_the_table_view_loads_the_table_stylesheets(client: Client, game: str) -> None:
+    """A phone never downloads the TV's rules; the table view gets the site's and its game's."""
+    client.get(f"/r/tv-styles-{game}/?game={game}")
+    room = client.get(f"/r/tv-styles-{game}/").content.decode()
+    table = client.get(f"/r/tv-styles-{game}/table/").content.decode()
+    assert "css/table.css" in table and f"css/{game}-table.css" in table
+    assert not re.search(r"<link[^>]*table\.css", room)  # (named in the assets, never loaded)
+    assets = json.loads(re.search(r'id="game-assets"[^>]*>(.*?)</script>', table, re.S).group(1))  # type: ignore[union-attr]
+    assert all(entry["table_css"].endswith("-table.css") for entry in assets.values())

@@ -41,6 +41,7 @@ class TallyGame(play.EngineGame):
     home_template = "tinygame/home_card.html"
     script = "js/tinygame.js"
     stylesheet = "css/tinygame.css"
+    table_stylesheet = "css/tinygame-table.css"
     seating = Seating(teams=engine.TEAMS, roles=("player",))
     words = WordRules(minimum=2, max_length=20, spaces=False)
     engine = engine
