@@ -45,7 +45,10 @@ PHONE: dict[str, Any] = {
 }
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 TV: dict[str, Any] = {"viewport": {"width": 1920, "height": 1080}}
-SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "laptop": LAPTOP, "tv": TV}
+# A smaller TV (or a 720p projector): the table view must fit this one too.
+TV720: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
+SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "laptop": LAPTOP, "tv": TV, "tv720": TV720}
+TV_SIZES: tuple[str, ...] = ("tv", "tv720")
 
 LANGUAGES = ("en", "it")
 
@@ -390,6 +393,34 @@ def cn_table(slug: str, language: str) -> Scene:
     return room.scene("codenames-table", None, (), CARD_READY, table=True)
 
 
+def cn_table_lobby(slug: str, language: str) -> Scene:
+    room = SeededRoom(slug, "codenames", language, CN_STANDARD)
+    return room.scene("codenames-table-lobby", None, (), ".tv-lobby .tv-team", table=True)
+
+
+def cn_table_late(slug: str, language: str) -> Scene:
+    """Nine clues in the log: after the opening, six turns each lost on a bystander."""
+    room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True)
+    room.opening()
+    for _turn in range(6):
+        room.clue(1)
+        room.guess(room.hidden("bystander")[0])
+    room.clue(2)
+    room.guess(room.agents(room.state()["team"])[0])
+    assert len(room.state()["log"]) >= 9
+    return room.scene("codenames-table-late", None, (), CARD_READY, table=True)
+
+
+def cn_table_over(slug: str, language: str) -> Scene:
+    room = CodenamesRoom(slug, language, CN_STANDARD)
+    first, _second = room.opening()
+    room.clue(None)
+    for position in room.agents(first):
+        room.guess(position)
+    assert room.state()["winner"] == first
+    return room.scene("codenames-table-over", None, (), CARD_READY, table=True)
+
+
 def cn_key_phone(slug: str, language: str) -> Scene:
     room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True)
     first, _second = room.opening()
@@ -617,6 +648,25 @@ def dc_table(slug: str, language: str) -> Scene:
     return room.scene("decrypto-table", None, (), DC_READY, table=True)
 
 
+def dc_table_late(slug: str, language: str) -> Scene:
+    """Round 6: five rounds of clues and reveals on the table, round 6 being guessed."""
+    room = DecryptoRoom(slug, language, DC_STANDARD)
+    for _round in range(5):
+        room.play_round()
+    room.submit_all()
+    assert room.state()["round"] == 6 and room.state()["phase"] == "guess"
+    return room.scene("decrypto-table-late", None, (), DC_READY, table=True)
+
+
+def dc_table_over(slug: str, language: str) -> Scene:
+    room = DecryptoRoom(slug, language, DC_STANDARD)
+    room.play_round()
+    room.play_round(intercept={"white": True})
+    room.play_round(intercept={"white": True})
+    assert room.state()["phase"] == "over"
+    return room.scene("decrypto-table-over", None, (), DC_READY, table=True)
+
+
 def _dc_tiebreak(slug: str, language: str) -> DecryptoRoom:
     """Both teams miscommunicate twice: -2 against -2 goes to the keyword guessing (DC-23)."""
     room = DecryptoRoom(slug, language, DC_STANDARD)
@@ -687,6 +737,9 @@ BUILDERS: dict[str, Builder] = {
     "codenames-opponent-spymaster-guess": cn_opponent_spymaster_guess,
     "codenames-spectator": cn_spectator,
     "codenames-table": cn_table,
+    "codenames-table-lobby": cn_table_lobby,
+    "codenames-table-late": cn_table_late,
+    "codenames-table-over": cn_table_over,
     "codenames-key-phone": cn_key_phone,
     "codenames-game-over": cn_game_over,
     "codenames-coop-operative-guess": cn_coop_operative_guess,
@@ -699,6 +752,8 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-intercept": dc_intercept,
     "decrypto-spectator": dc_spectator,
     "decrypto-table": dc_table,
+    "decrypto-table-late": dc_table_late,
+    "decrypto-table-over": dc_table_over,
     "decrypto-tiebreak": dc_tiebreak,
     "decrypto-judging": dc_judging,
     "decrypto-game-over": dc_game_over,
@@ -706,7 +761,7 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-interceptor-decipher": dc_interceptor_decipher,
 }
 SCENE_NAMES: tuple[str, ...] = tuple(BUILDERS)
-TABLE_SCENES: tuple[str, ...] = ("codenames-table", "decrypto-table")
+TABLE_SCENES: tuple[str, ...] = tuple(name for name in SCENE_NAMES if "-table" in name)
 
 
 def scene_slug(name: str, language: str, suffix: str = "") -> str:
@@ -792,11 +847,11 @@ def open_scene(
 
 
 def iter_sizes(scene: Scene) -> Iterator[str]:
-    """The sizes a scene is shown at: phone and laptop; a table view also on a TV."""
+    """The sizes a scene is shown at: phone and laptop; a table view also on both TVs."""
     yield "phone"
     yield "laptop"
     if scene.table:
-        yield "tv"
+        yield from TV_SIZES
 
 
 def repo_root() -> Path:
