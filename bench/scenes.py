@@ -242,7 +242,13 @@ def longest_words(language: str, count: int = 25) -> list[str]:
 
 class CodenamesRoom(SeededRoom):
     def __init__(
-        self, slug: str, language: str, people: list[tuple[str, str, str]], *, long_words: bool = False
+        self,
+        slug: str,
+        language: str,
+        people: list[tuple[str, str, str]],
+        *,
+        long_words: bool = False,
+        timer: bool = False,
     ) -> None:
         super().__init__(slug, "codenames", language, people)
         self.clues = iter(CN_CLUES.get(language, CN_CLUES["en"]) + CN_CLUES["en"])
@@ -260,6 +266,11 @@ class CodenamesRoom(SeededRoom):
                 slug=slug, uid=self.uids[first], game="codenames", mode="own",
                 text="\n".join(longest_words(language)),
             )  # fmt: skip
+        if timer:
+            # The sand timer (CN-24), long enough to outlast a screenshot run.
+            self.act(
+                first, {"action": "house_rules", "timer": True, "clue_seconds": 300, "guess_seconds": 300}
+            )
         self.act(first, {"action": "start_game"})
 
     def agents(self, team: str) -> list[int]:
@@ -399,8 +410,9 @@ def cn_table_lobby(slug: str, language: str) -> Scene:
 
 
 def cn_table_late(slug: str, language: str) -> Scene:
-    """Nine clues in the log: after the opening, six turns each lost on a bystander."""
-    room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True)
+    """Nine clues in the log (after the opening, six turns each lost on a bystander), the
+    sand timer running."""
+    room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True, timer=True)
     room.opening()
     for _turn in range(6):
         room.clue(1)
