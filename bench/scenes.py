@@ -98,6 +98,22 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def scene_move(slug: str, uid: str, message: dict[str, Any]) -> None:
+    """A move by the player ``uid`` in room ``slug``: the same locked path a socket's game
+    action takes (a test moves a scene on with it once its page is open)."""
+    from rooms import play
+    from rooms.errors import RoomError
+
+    with changes.locked_room(slug) as room:
+        players = changes.room_players(room)
+        player = next(p for p in players if p.uid == uid)
+        changes.remember(room, players=players)
+        try:
+            play.act(room, players, player, message)
+        except RoomError as error:
+            raise AssertionError(f"{slug}: {uid} {message} refused: {error.code}") from None
+
+
 class SeededRoom:
     """A room whose players joined and sat through ``rooms.services``; moves via ``rooms.play``."""
 
@@ -119,17 +135,7 @@ class SeededRoom:
 
     def act(self, name: str, message: dict[str, Any]) -> None:
         """A move by ``name``: the same locked path a socket's game action takes."""
-        from rooms import play
-        from rooms.errors import RoomError
-
-        with changes.locked_room(self.slug) as room:
-            players = changes.room_players(room)
-            player = next(p for p in players if p.uid == self.uids[name])
-            changes.remember(room, players=players)
-            try:
-                play.act(room, players, player, message)
-            except RoomError as error:
-                raise AssertionError(f"{self.slug}: {name} {message} refused: {error.code}") from None
+        scene_move(self.slug, self.uids[name], message)
 
     def act_as(self, public_id: str, message: dict[str, Any]) -> None:
         self.act(self.names[public_id], message)
@@ -400,8 +406,11 @@ def cn_spectator(slug: str, language: str) -> Scene:
 
 
 def cn_table(slug: str, language: str) -> Scene:
-    room, _first, _second, _proposed = _guessing(slug, language, long_words=True)
-    return room.scene("codenames-table", None, (), CARD_READY, table=True)
+    room, first, _second, proposed = _guessing(slug, language, long_words=True)
+    # The move that reveals the proposed card, for a test to make with the TV watching.
+    confirm = {"action": "confirm", "turn": room.state()["turn"], "position": proposed}
+    extra = {"reveal": {"uid": room.uids[room.guesser(first)], "message": confirm}}
+    return room.scene("codenames-table", None, (), CARD_READY, table=True, extra=extra)
 
 
 def cn_table_lobby(slug: str, language: str) -> Scene:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,6 +34,7 @@ from bench.scenes import (
     build_scene,
     in_thread,
     open_scene,
+    scene_move,
 )
 from tests.conftest import close_and_settle
 
@@ -462,6 +464,23 @@ def test_table_view_fits_a_tv_without_scrolling(show: Any, name: str, size: str,
         findings["no words for a phone"] = ["“You are watching” or “Take a seat” on the TV"]
     REPORT[f"{size}-{language}-{name}-fit"] = {**findings, "measured": [f"scrollHeight {m['scrollHeight']}"]}
     assert not findings, verdict(f"{size}-{language}-{name}", findings)
+
+
+@pytest.mark.parametrize("size", TV_SIZES)
+def test_the_tv_rings_the_card_just_revealed(show: Any, size: str) -> None:
+    """A guess confirmed on a phone: the TV covers the card and rings it, large, until the
+    next reveal (the big reveal seen from the sofa)."""
+    scene, page = show("codenames-table", size, "en")
+    reveal = scene.extra["reveal"]
+    position = reveal["message"]["position"]
+    card = f".board .card[data-position='{position}']"
+    assert "last" not in (page.get_attribute(card, "class") or "").split()
+    in_thread(lambda: scene_move(scene.slug, reveal["uid"], reveal["message"]))
+    page.wait_for_selector(f"{card}.covered.last", timeout=5000)
+    ring = page.eval_on_selector(card, "(el) => getComputedStyle(el).boxShadow")
+    # Wider than a phone's 6 px ring: 10 px at 1080 rows, scaled on a smaller TV.
+    widest = max(float(px) for px in re.findall(r"0px 0px 0px ([\d.]+)px", ring))
+    assert widest >= 10 * SIZES[size]["viewport"]["height"] / 1080, f"the ring is {ring}"
 
 
 FOCUSED_JS = """() => {
