@@ -45,7 +45,10 @@ PHONE: dict[str, Any] = {
 }
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 TV: dict[str, Any] = {"viewport": {"width": 1920, "height": 1080}}
-SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "laptop": LAPTOP, "tv": TV}
+# A smaller TV (or a 720p projector): the table view must fit this one too.
+TV720: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
+SIZES: dict[str, dict[str, Any]] = {"phone": PHONE, "laptop": LAPTOP, "tv": TV, "tv720": TV720}
+TV_SIZES: tuple[str, ...] = ("tv", "tv720")
 
 LANGUAGES = ("en", "it")
 
@@ -95,6 +98,22 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def scene_move(slug: str, uid: str, message: dict[str, Any]) -> None:
+    """A move by the player ``uid`` in room ``slug``: the same locked path a socket's game
+    action takes (a test moves a scene on with it once its page is open)."""
+    from rooms import play
+    from rooms.errors import RoomError
+
+    with changes.locked_room(slug) as room:
+        players = changes.room_players(room)
+        player = next(p for p in players if p.uid == uid)
+        changes.remember(room, players=players)
+        try:
+            play.act(room, players, player, message)
+        except RoomError as error:
+            raise AssertionError(f"{slug}: {uid} {message} refused: {error.code}") from None
+
+
 class SeededRoom:
     """A room whose players joined and sat through ``rooms.services``; moves via ``rooms.play``."""
 
@@ -116,17 +135,7 @@ class SeededRoom:
 
     def act(self, name: str, message: dict[str, Any]) -> None:
         """A move by ``name``: the same locked path a socket's game action takes."""
-        from rooms import play
-        from rooms.errors import RoomError
-
-        with changes.locked_room(self.slug) as room:
-            players = changes.room_players(room)
-            player = next(p for p in players if p.uid == self.uids[name])
-            changes.remember(room, players=players)
-            try:
-                play.act(room, players, player, message)
-            except RoomError as error:
-                raise AssertionError(f"{self.slug}: {name} {message} refused: {error.code}") from None
+        scene_move(self.slug, self.uids[name], message)
 
     def act_as(self, public_id: str, message: dict[str, Any]) -> None:
         self.act(self.names[public_id], message)
@@ -239,7 +248,13 @@ def longest_words(language: str, count: int = 25) -> list[str]:
 
 class CodenamesRoom(SeededRoom):
     def __init__(
-        self, slug: str, language: str, people: list[tuple[str, str, str]], *, long_words: bool = False
+        self,
+        slug: str,
+        language: str,
+        people: list[tuple[str, str, str]],
+        *,
+        long_words: bool = False,
+        timer: bool = False,
     ) -> None:
         super().__init__(slug, "codenames", language, people)
         self.clues = iter(CN_CLUES.get(language, CN_CLUES["en"]) + CN_CLUES["en"])
@@ -257,6 +272,11 @@ class CodenamesRoom(SeededRoom):
                 slug=slug, uid=self.uids[first], game="codenames", mode="own",
                 text="\n".join(longest_words(language)),
             )  # fmt: skip
+        if timer:
+            # The sand timer (CN-24), long enough to outlast a screenshot run.
+            self.act(
+                first, {"action": "house_rules", "timer": True, "clue_seconds": 300, "guess_seconds": 300}
+            )
         self.act(first, {"action": "start_game"})
 
     def agents(self, team: str) -> list[int]:
@@ -386,8 +406,40 @@ def cn_spectator(slug: str, language: str) -> Scene:
 
 
 def cn_table(slug: str, language: str) -> Scene:
-    room, _first, _second, _proposed = _guessing(slug, language, long_words=True)
-    return room.scene("codenames-table", None, (), CARD_READY, table=True)
+    room, first, _second, proposed = _guessing(slug, language, long_words=True)
+    # The move that reveals the proposed card, for a test to make with the TV watching.
+    confirm = {"action": "confirm", "turn": room.state()["turn"], "position": proposed}
+    extra = {"reveal": {"uid": room.uids[room.guesser(first)], "message": confirm}}
+    return room.scene("codenames-table", None, (), CARD_READY, table=True, extra=extra)
+
+
+def cn_table_lobby(slug: str, language: str) -> Scene:
+    room = SeededRoom(slug, "codenames", language, CN_STANDARD)
+    return room.scene("codenames-table-lobby", None, (), ".tv-lobby .tv-team", table=True)
+
+
+def cn_table_late(slug: str, language: str) -> Scene:
+    """Nine clues in the log (after the opening, six turns each lost on a bystander), the
+    sand timer running."""
+    room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True, timer=True)
+    room.opening()
+    for _turn in range(6):
+        room.clue(1)
+        room.guess(room.hidden("bystander")[0])
+    room.clue(2)
+    room.guess(room.agents(room.state()["team"])[0])
+    assert len(room.state()["log"]) >= 9
+    return room.scene("codenames-table-late", None, (), CARD_READY, table=True)
+
+
+def cn_table_over(slug: str, language: str) -> Scene:
+    room = CodenamesRoom(slug, language, CN_STANDARD)
+    first, _second = room.opening()
+    room.clue(None)
+    for position in room.agents(first):
+        room.guess(position)
+    assert room.state()["winner"] == first
+    return room.scene("codenames-table-over", None, (), CARD_READY, table=True)
 
 
 def cn_key_phone(slug: str, language: str) -> Scene:
@@ -617,6 +669,25 @@ def dc_table(slug: str, language: str) -> Scene:
     return room.scene("decrypto-table", None, (), DC_READY, table=True)
 
 
+def dc_table_late(slug: str, language: str) -> Scene:
+    """Round 6: five rounds of clues and reveals on the table, round 6 being guessed."""
+    room = DecryptoRoom(slug, language, DC_STANDARD)
+    for _round in range(5):
+        room.play_round()
+    room.submit_all()
+    assert room.state()["round"] == 6 and room.state()["phase"] == "guess"
+    return room.scene("decrypto-table-late", None, (), DC_READY, table=True)
+
+
+def dc_table_over(slug: str, language: str) -> Scene:
+    room = DecryptoRoom(slug, language, DC_STANDARD)
+    room.play_round()
+    room.play_round(intercept={"white": True})
+    room.play_round(intercept={"white": True})
+    assert room.state()["phase"] == "over"
+    return room.scene("decrypto-table-over", None, (), DC_READY, table=True)
+
+
 def _dc_tiebreak(slug: str, language: str) -> DecryptoRoom:
     """Both teams miscommunicate twice: -2 against -2 goes to the keyword guessing (DC-23)."""
     room = DecryptoRoom(slug, language, DC_STANDARD)
@@ -687,6 +758,9 @@ BUILDERS: dict[str, Builder] = {
     "codenames-opponent-spymaster-guess": cn_opponent_spymaster_guess,
     "codenames-spectator": cn_spectator,
     "codenames-table": cn_table,
+    "codenames-table-lobby": cn_table_lobby,
+    "codenames-table-late": cn_table_late,
+    "codenames-table-over": cn_table_over,
     "codenames-key-phone": cn_key_phone,
     "codenames-game-over": cn_game_over,
     "codenames-coop-operative-guess": cn_coop_operative_guess,
@@ -699,6 +773,8 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-intercept": dc_intercept,
     "decrypto-spectator": dc_spectator,
     "decrypto-table": dc_table,
+    "decrypto-table-late": dc_table_late,
+    "decrypto-table-over": dc_table_over,
     "decrypto-tiebreak": dc_tiebreak,
     "decrypto-judging": dc_judging,
     "decrypto-game-over": dc_game_over,
@@ -706,7 +782,7 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-interceptor-decipher": dc_interceptor_decipher,
 }
 SCENE_NAMES: tuple[str, ...] = tuple(BUILDERS)
-TABLE_SCENES: tuple[str, ...] = ("codenames-table", "decrypto-table")
+TABLE_SCENES: tuple[str, ...] = tuple(name for name in SCENE_NAMES if "-table" in name)
 
 
 def scene_slug(name: str, language: str, suffix: str = "") -> str:
@@ -792,11 +868,11 @@ def open_scene(
 
 
 def iter_sizes(scene: Scene) -> Iterator[str]:
-    """The sizes a scene is shown at: phone and laptop; a table view also on a TV."""
+    """The sizes a scene is shown at: phone and laptop; a table view also on both TVs."""
     yield "phone"
     yield "laptop"
     if scene.table:
-        yield "tv"
+        yield from TV_SIZES
 
 
 def repo_root() -> Path:

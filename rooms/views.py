@@ -169,6 +169,8 @@ def _room_page(
         "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
         "game_title": get_game(state["game"]).title,
         "games": [get_game(name) for name in game_names()],
+        # The TV's lobby names the game being set up (the room may switch while it waits).
+        "game_titles": {name: str(get_game(name).title) for name in game_names()} if table else {},
         "error": error,
         "device_token": device_token,
         # A shared screen (a TV): the visitor's view of the game, without the lobby.

@@ -3,8 +3,8 @@
 Each scene is seeded in the database, opened in a real browser as its player would see it,
 and held to the same invariants: no sideways scrolling, readable text, the primary actions
 in the first screenful, no serious accessibility violations (axe-core), and every card's
-word on one line inside its card. The table views are also read on a 1920×1080 screen, and
-an operative guesses with the keyboard alone.
+word on one line inside its card. The table views are also read on a 1920×1080 and a
+1280×720 TV, where nothing may scroll, and an operative guesses with the keyboard alone.
 
 A failing screen lists every broken check with its offenders; the whole run's findings
 are also written to ``test-artifacts/screens-report.json``.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,10 +28,13 @@ from bench.scenes import (
     SIZES,
     TABLE_SCENES,
     TV,
+    TV720,
+    TV_SIZES,
     Scene,
     build_scene,
     in_thread,
     open_scene,
+    scene_move,
 )
 from tests.conftest import close_and_settle
 
@@ -44,7 +48,11 @@ SERIOUS = ("serious", "critical")
 RUNS = [("phone", "en"), ("laptop", "en"), ("phone", "it")]
 # axe-core's rules hardly depend on the language; the English runs cover them (and time).
 AXE_LANGUAGES = ("en",)
-SIZE_OF = {"phone": PHONE, "laptop": LAPTOP, "tv": TV}
+SIZE_OF = {"phone": PHONE, "laptop": LAPTOP, "tv": TV, "tv720": TV720}
+# Read across a room on a 1080-row TV; a smaller screen scales them by its height.
+TV_TURN_MIN_PX = 40
+TV_NAME_MIN_PX = 32
+TV_QR_MIN_PX = 300
 
 REPORT: dict[str, dict[str, Any]] = {}
 _ROOM_NUMBERS = itertools.count(1)
@@ -297,22 +305,25 @@ def test_screen_fits_reads_and_passes_axe(show: Any, name: str, size: str, langu
     assert not findings, verdict(f"{size}-{language}-{name}", findings)
 
 
+@pytest.mark.parametrize("size", TV_SIZES)
 @pytest.mark.parametrize("name", TABLE_SCENES)
-def test_table_view_reads_across_the_room_on_a_tv(show: Any, name: str) -> None:
-    """1920×1080: cards at least 32 px, the join link and its QR code in the first screen."""
-    scene, page = show(name, "tv", "en")
-    findings = check_screen(page, scene, "tv", axe=False)  # the laptop run covers axe
+def test_table_view_reads_across_the_room_on_a_tv(show: Any, name: str, size: str) -> None:
+    """Cards at least 32 px at 1080 rows (scaled on a smaller TV), the join link and its
+    QR code in the first screen."""
+    scene, page = show(name, size, "en")
+    viewport = SIZES[size]["viewport"]
+    scale = viewport["height"] / 1080
+    findings = check_screen(page, scene, size, axe=False)  # the laptop run covers axe
     problems: list[str] = []
-    if scene.game == "codenames":
+    if scene.game == "codenames" and not scene.name.endswith("-lobby"):
         sizes = page.eval_on_selector_all(
             ".board .card .word",
             "(words) => words.map((w) => [w.textContent, parseFloat(getComputedStyle(w).fontSize)])",
         )
         if not sizes:
             problems.append("no card words on the board")
-        problems += [
-            f"“{word}” at {px:g} px < {TV_CARD_MIN_PX} px" for word, px in sizes if px < TV_CARD_MIN_PX
-        ]
+        least = TV_CARD_MIN_PX * scale
+        problems += [f"“{word}” at {px:g} px < {least:.1f} px" for word, px in sizes if px < least - 0.01]
     if problems:
         findings["card words readable from the sofa"] = problems
     join = page.locator(".table-join")
@@ -333,11 +344,143 @@ def test_table_view_reads_across_the_room_on_a_tv(show: Any, name: str) -> None:
         qr = join.first.locator("svg")
         if qr.count() == 0 or not qr.first.is_visible():
             join_problems.append(".table-join svg (the QR code): missing or hidden")
-        join_problems += primary_out_of_reach(page, (".table-join", ".table-join svg"), 1920, 1080)
+        join_problems += primary_out_of_reach(
+            page, (".table-join", ".table-join svg"), viewport["width"], viewport["height"]
+        )
     if join_problems:
         findings["join link and QR code on the TV"] = join_problems
-    REPORT[f"tv-en-{name}"] = findings
-    assert not findings, verdict(f"tv-en-{name}", findings)
+    REPORT[f"{size}-en-{name}"] = findings
+    assert not findings, verdict(f"{size}-en-{name}", findings)
+
+
+# What a TV must show large, by the scene's moment: whose turn (or who won) always, the
+# clue being played in Codenames, the players' names and the QR code in the lobby.
+TV_TURN = {"codenames": ".cn-slot-status .status-text", "decrypto": ".dc-status-text"}
+TV_CLUE = {"codenames": ".current-clue .clue-word", "decrypto": ".dc-current .dc-clue"}
+# Anything a visitor could press, bar the cards (focusable for reading, aria-disabled)
+# and the page's skip link (off-screen until focused from a keyboard).
+CONTROLS = (
+    "button:not(:disabled):not([aria-disabled='true']), input:not([type='hidden']):not(:disabled),"
+    " select:not(:disabled), textarea:not(:disabled), summary, a[href]:not(.skip), [contenteditable]"
+)
+TV_MEASURE_JS = (
+    "([turn, clue, controls]) => {"
+    + _PATH_JS
+    + """
+    const doc = document.scrollingElement;
+    const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+    const size = (sel) => [...document.querySelectorAll(sel)].filter(shown)
+      .map((el) => ({ path: pathOf(el), text: el.textContent.trim().slice(0, 40), px: px(el) }));
+    const qr = document.querySelector(".table-join svg");
+    return {
+      scrollHeight: doc.scrollHeight, scrollWidth: doc.scrollWidth,
+      innerHeight: window.innerHeight, innerWidth: window.innerWidth,
+      turn: size(turn), clue: size(clue), names: size(".tv-lobby .tv-team .name"),
+      timer: size(".countdown, .dc-countdown"),
+      // The last round's reveal, whole: the newest news on the table is never the part cut off.
+      cut: [...document.querySelectorAll(".dc-reveal, .tv-lobby .tv-team")].filter(shown).filter((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.parentElement.closest(".dc-main, .tv-lobby").getBoundingClientRect();
+        return r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5;
+      }).map(pathOf),
+      qr: qr && shown(qr) ? Math.min(qr.getBoundingClientRect().width, qr.getBoundingClientRect().height) : 0,
+      controls: [...document.querySelectorAll(controls)].filter(shown).map(pathOf),
+      keywords: [...document.querySelectorAll(".dc-col .dc-word")].filter(shown).map((el) => {
+        const r = el.getBoundingClientRect(), box = el.closest(".dc-col").getBoundingClientRect();
+        const inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+          && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+        return { text: el.textContent, px: px(el), inside };
+      }),
+      // A phone's words and panels: "You are watching", the game's own lobby ("Take a seat…").
+      watching: ["You are watching", "Take a seat"].some((words) => document.body.innerText.includes(words))
+        || [".dc-you", ".deal", ".dc-lobby", "form.join", "#lobby"]
+          .some((sel) => [...document.querySelectorAll(sel)].some(shown)),
+    };
+  }"""
+)
+
+
+def tv_measure(page: Any, game: str) -> dict[str, Any]:
+    measured: dict[str, Any] = page.evaluate(TV_MEASURE_JS, [TV_TURN[game], TV_CLUE[game], CONTROLS])
+    return measured
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("size", TV_SIZES)
+@pytest.mark.parametrize("name", TABLE_SCENES)
+def test_table_view_fits_a_tv_without_scrolling(show: Any, name: str, size: str, language: str) -> None:
+    """A TV never scrolls, in any scene: the whole table in one screen, whose turn and
+    the clue large, the lobby's players by team and a big QR code, no phone controls
+    (in English, and in Italian's longer words and sentences)."""
+    scene, page = show(name, size, language)
+    viewport = SIZES[size]["viewport"]
+    scale = viewport["height"] / 1080
+    m = tv_measure(page, scene.game)
+    findings: dict[str, list[str]] = {}
+    if m["scrollHeight"] > m["innerHeight"] or m["scrollWidth"] > m["innerWidth"]:
+        findings["fits the screen"] = [
+            f"page {m['scrollWidth']}×{m['scrollHeight']} px on a {m['innerWidth']}×{m['innerHeight']} screen"
+        ]
+    lobby = name.endswith("-lobby")
+    big: list[str] = []
+    if lobby:
+        if not m["names"]:
+            big.append("no players listed by team (.tv-lobby .tv-team .name)")
+        big += [
+            f"{n['path']} “{n['text']}” {n['px']:g} px"
+            for n in m["names"]
+            if n["px"] < TV_NAME_MIN_PX * scale
+        ]
+        if m["qr"] < TV_QR_MIN_PX * scale:
+            big.append(f"QR code {m['qr']:.0f} px < {TV_QR_MIN_PX * scale:.0f} px")
+    else:
+        if not m["turn"]:
+            big.append(f"whose turn ({TV_TURN[scene.game]}) not shown")
+        if not name.endswith("-over") and not m["clue"]:
+            big.append(f"the clue ({TV_CLUE[scene.game]}) not shown")
+        if name == "codenames-table-late" and not m["timer"]:
+            big.append("the sand timer (.countdown) not shown")
+        for found in m["turn"] + m["clue"] + m["timer"]:
+            if found["px"] < TV_TURN_MIN_PX * scale - 0.01:
+                big.append(
+                    f"{found['path']} “{found['text']}” {found['px']:g} px < {TV_TURN_MIN_PX * scale:.1f} px"
+                )
+    if scene.game == "decrypto" and name.endswith("-over"):
+        # The big reveal: both teams' four keywords, large and whole.
+        if len(m["keywords"]) != 8:
+            big.append(f"{len(m['keywords'])} keywords shown at the end, not 8")
+        big += [
+            f"keyword “{k['text']}” {k['px']:g} px{'' if k['inside'] else ', cut off'}"
+            for k in m["keywords"]
+            if k["px"] < TV_NAME_MIN_PX * scale * 0.85 or not k["inside"]
+        ]
+    if big:
+        findings["large from the sofa"] = big
+    if m["cut"]:
+        findings["the newest reveal and the teams whole"] = m["cut"]
+    if m["controls"]:
+        findings["no phone controls"] = m["controls"][:12]
+    if m["watching"]:
+        findings["no words for a phone"] = ["“You are watching” or “Take a seat” on the TV"]
+    REPORT[f"{size}-{language}-{name}-fit"] = {**findings, "measured": [f"scrollHeight {m['scrollHeight']}"]}
+    assert not findings, verdict(f"{size}-{language}-{name}", findings)
+
+
+@pytest.mark.parametrize("size", TV_SIZES)
+def test_the_tv_rings_the_card_just_revealed(show: Any, size: str) -> None:
+    """A guess confirmed on a phone: the TV covers the card and rings it, large, until the
+    next reveal (the big reveal seen from the sofa)."""
+    scene, page = show("codenames-table", size, "en")
+    reveal = scene.extra["reveal"]
+    position = reveal["message"]["position"]
+    card = f".board .card[data-position='{position}']"
+    assert "last" not in (page.get_attribute(card, "class") or "").split()
+    in_thread(lambda: scene_move(scene.slug, reveal["uid"], reveal["message"]))
+    page.wait_for_selector(f"{card}.covered.last", timeout=5000)
+    ring = page.eval_on_selector(card, "(el) => getComputedStyle(el).boxShadow")
+    # Wider than a phone's 6 px ring: 10 px at 1080 rows, scaled on a smaller TV.
+    widest = max(float(px) for px in re.findall(r"0px 0px 0px ([\d.]+)px", ring))
+    assert widest >= 10 * SIZES[size]["viewport"]["height"] / 1080, f"the ring is {ring}"
 
 
 FOCUSED_JS = """() => {
