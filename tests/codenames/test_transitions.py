@@ -77,7 +77,9 @@ def test_cn19_rotate_spymasters_tells_everyone_and_the_new_spymaster(seat_page: 
     rui.wait_for_selector("#turn-banner.show.mine")
     assert rui.inner_text("#turn-banner") == "You are now Red's spymaster"
     rui.wait_for_function("() => document.getElementById('seat-label').textContent === '◆ Red · Spymaster'")
-    assert "Red: Rui" in rui.inner_text("#next-spymasters") and "Blue: Bo" in rui.inner_text("#next-spymasters")
+    assert "Red: Rui" in rui.inner_text("#next-spymasters") and "Blue: Bo" in rui.inner_text(
+        "#next-spymasters"
+    )
     bea.wait_for_function("() => document.getElementById('toast').textContent.includes('New spymasters')")
     told = bea.inner_text("#toast")
     assert "Red: Rui" in told and "Blue: Bo" in told, told
@@ -141,3 +143,21 @@ def test_cn20_reject_clue_sits_in_a_menu_and_asks_first(seat_page: Any) -> None:
     spymaster.wait_for_selector("#referee-menu", state="detached")
     after = in_thread(room.state)
     assert after["team"] == second and after["phase"] == "clue"
+
+
+def test_a_bot_spymasters_turn_says_the_bot_is_thinking(seat_page: Any) -> None:
+    def seeded() -> SeededRoom:
+        from bots import seats
+
+        room = SeededRoom(
+            "tr-bot-thinking", "codenames", "en", [("Oli", "red", "operative"), ("Ona", "red", "operative")]
+        )
+        seats.add_bot(slug=room.slug, uid=room.uids["Oli"], team="red", role="spymaster")
+        room.act("Oli", {"action": "start_game"})
+        return room
+
+    room = in_thread(seeded)
+    phone = seat_page(room, "Oli", ".board .card >> nth=24")
+    status = phone.inner_text(".status-text")
+    assert status == "Bot 1 is thinking…", status
+    assert "thinking" in (phone.get_attribute(".status", "class") or "")
