@@ -396,7 +396,7 @@ def cn_spymaster_watching_guess(slug: str, language: str) -> Scene:
 def cn_opponent_spymaster_guess(slug: str, language: str) -> Scene:
     room, _first, second, _proposed = _guessing(slug, language)
     return room.scene(
-        "codenames-opponent-spymaster-guess", CN_SPYMASTER[second], ("#reject-clue",), CARD_READY
+        "codenames-opponent-spymaster-guess", CN_SPYMASTER[second], ("#referee-menu",), CARD_READY
     )
 
 

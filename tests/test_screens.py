@@ -616,3 +616,96 @@ def test_decrypto_rules_open_at_the_interceptor_variant(show: Any) -> None:
     page.click("#howto-open")
     page.wait_for_selector("#howto-body #interceptor", state="visible")
     assert "the other has 30 seconds" in page.inner_text("#howto-rules")
+
+
+# ---- your seat everywhere (issue 20) ---------------------------------------------------------
+
+CN_ROLE_WORDS = {"spymaster": "spymaster", "operative": "operative"}
+DC_ROLE_WORDS = {
+    "encryptor": "encryptor",
+    "member": "guesser",
+    "decipherer": "guesser",
+    "interceptor": "interceptor",
+}
+
+
+def expected_role(game: str, you: dict[str, Any], play: dict[str, Any] | None) -> str:
+    """The role word the seat label must show (lower case): the game's word for the seat."""
+    if game == "codenames":
+        return CN_ROLE_WORDS[you["role"]]
+    if play and play["phase"] != "over":
+        return DC_ROLE_WORDS[play["seat"]["role"]]
+    return "player"
+
+
+@pytest.mark.parametrize("name", [n for n in SCENE_NAMES if n not in TABLE_SCENES])
+def test_seat_label_names_team_and_role_in_the_first_screen(show: Any, name: str) -> None:
+    """Every seated viewer reads their team and role in the room bar without scrolling, and
+    the page's frame wears the team's colour; a spectator or a visitor has no label."""
+    scene, page = show(name, "phone", "en")
+    state = json.loads(page.text_content("#room-state") or "{}")
+    you = state.get("you")
+    label = page.locator("#seat-label")
+    if not you or you["role"] == "spectator":
+        assert label.is_hidden()
+        assert page.evaluate("() => document.body.dataset.seatTeam") is None
+        return
+    assert label.is_visible()
+    assert primary_out_of_reach(page, ("#seat-label",), 360, 740) == []
+    text = label.inner_text()
+    team = you["team"]
+    assert team.capitalize() in text, text
+    assert expected_role(scene.game, you, state.get("play")) in text.lower(), text
+    if scene.device:
+        assert text.startswith(f"{you['name']}'s key"), text
+    frame = page.evaluate(
+        """() => [getComputedStyle(document.body, "::before").borderTopWidth,
+                  document.body.dataset.seatTeam]"""
+    )
+    assert frame[1] == team and float(frame[0].removesuffix("px")) >= 3, frame
+
+
+def _lab(rgb: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a computed "rgb(r, g, b)" colour."""
+    values = [int(v) / 255 for v in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in values]
+    x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def _distance(a: str, b: str) -> float:
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+
+COLOURS_JS = """() => {
+  const probe = document.createElement("span");
+  document.body.append(probe);
+  const read = (name) => { probe.style.color = `var(${name})`; return getComputedStyle(probe).color; };
+  const names = ["--accent", "--red", "--blue", "--red-fill", "--blue-fill"];
+  const out = Object.fromEntries(names.map((n) => [n, read(n)]));
+  probe.remove();
+  const status = document.querySelector(".status.mine");
+  out.mine = status && getComputedStyle(status).backgroundColor;
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_accent_stands_apart_from_both_teams_and_your_turn_wears_your_team(show: Any, scheme: str) -> None:
+    """The accent (links, focus, proposals) is far from Red and Blue in both colour schemes
+    (CIE76 ΔE ≥ 40: a blue accent was ΔE 6 from Blue), and "your turn" is the team's colour."""
+    scene, page = show(
+        "codenames-operative-guess",
+        "phone",
+        "en",
+        prepare=lambda page: page.emulate_media(color_scheme=scheme),
+    )
+    colours = page.evaluate(COLOURS_JS)
+    for team in ("--red", "--blue", "--red-fill", "--blue-fill"):
+        assert _distance(colours["--accent"], colours[team]) >= 40, (scheme, team, colours)
+    fill = colours[f"--{scene.extra['team']}-fill"]
+    assert colours["mine"] == fill, colours
+    assert _distance(colours["mine"], colours["--accent"]) >= 40, colours

@@ -90,6 +90,8 @@ let bannerTimer = null;
 // quieter banner tells everyone whose turn it is.
 export function turnAlert(text, { mine = false, kind = "" } = {}) {
   const el = document.getElementById("turn-banner");
+  // "Your turn" wears the player's team colour (the room bar's seat label sets it).
+  if (mine && !kind) kind = document.body.dataset.seatTeam || "";
   if (el) {
     el.textContent = text;
     el.className = `turn-banner show${mine ? " mine" : ""}${kind ? " " + kind : ""}`;

@@ -367,6 +367,34 @@ function tvLobby({ game, seating, players }) {
       h("ul", { class: "tv-people" }, waiting.map(tvPerson))) : null);
 }
 
+// ---- your seat, on every screen -------------------------------------------------------------
+// The room bar says who you are ("◆ Red · Spymaster"; the game words it) and the page's
+// frame wears your team's colour; a visitor or a spectator has neither.
+function renderSeatLabel(module) {
+  const label = document.getElementById("seat-label");
+  const you = state.you;
+  let seat = module && module.seatLabel ? module.seatLabel(state) : null;
+  if (!seat && !(module && module.seatLabel) && you && you.role !== "spectator" && TEAM_NAMES[you.team]) {
+    seat = { team: you.team, text: `${TEAM_SYMBOLS[you.team]} ${TEAM_NAMES[you.team]}` };
+  }
+  if (seat) document.body.dataset.seatTeam = seat.team;
+  else delete document.body.dataset.seatTeam;
+  if (!label) return;
+  label.hidden = !seat;
+  label.textContent = seat ? seat.text : "";
+  label.className = seat ? `seat-label seat-${seat.team}` : "seat-label";
+}
+
+// A deal brings the board into view: a phone scrolled down to the seats would not see it.
+function showDeal(previous) {
+  const play = state.play;
+  if (!previous || !play || play.phase === "over") return;
+  if (previous.play && previous.play.number === play.number && previous.game === state.game) return;
+  const el = document.getElementById("play");
+  const top = el.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 3) el.scrollIntoView({ block: "start" });
+}
+
 let gameModule = null;
 function render(previous) {
   renderSeats();
@@ -390,6 +418,8 @@ function render(previous) {
     const players = state.players.map((p) => ({ name: p.name, team: p.team, role: p.role, bot: Boolean(p.bot), connected: p.connected, watching: p.watching }));
     part(play, { game: state.game, seating: state.seating, players }, tvLobby);
   } else if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
+  renderSeatLabel(module);
+  if (module) showDeal(previous);
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
   chat.update(state);
@@ -409,8 +439,19 @@ if (renameForm) {
     send({ action: "rename", name: document.getElementById("rename-input").value });
   });
 }
+// Where the phone has a share sheet, the invite goes through it; elsewhere it is copied.
+const copyButton = document.getElementById("copy-link");
+if (copyButton && navigator.share) copyButton.textContent = copyButton.dataset.share;
 on("copy-link", "click", async (event) => {
   const input = document.getElementById("share-link");
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: document.title, url: input.value });
+      return;
+    } catch (error) {
+      if (error && error.name === "AbortError") return;  // the player closed the sheet
+    }
+  }
   try {
     await navigator.clipboard.writeText(input.value);
   } catch {

@@ -3,16 +3,66 @@
 //
 // The screen is a column of parts (view.js): each is redrawn only when the slice of the
 // state it shows changed, keeping the focus, the caret and what is being typed.
-import { _, h, interpolate, turnAlert } from "./dom.js";
+import { _, h, interpolate, turnAlert, TEAM_SYMBOLS } from "./dom.js";
 import { part, forget, slots } from "./view.js";
 import { countdown } from "./ui.js";
-import { IDENTITY, SYMBOL, TEAM, cur, myTurnToAct, numberText, seatOf, statusText } from "./codenames/common.js";
+import { IDENTITY, SYMBOL, TEAM, cur, myTurnToAct, numberText, roleWord, seatOf, statusText } from "./codenames/common.js";
 import { board, focus, watchFit } from "./codenames/board.js";
 import { actions, clueLog } from "./codenames/turn.js";
 import { boardOf, deviceLink, houseRules, lobbyPanel, rulesText, scoreboard } from "./codenames/lobby.js";
 
-const LAYOUT = { main: ["head", "status", "end", "clue", "actions", "board", "legend", "log", "device", "rules", "abandon"] };
-let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null, turnKey: null, turn: null, revealed: null };
+const LAYOUT = { main: ["head", "status", "news", "end", "clue", "actions", "board", "legend", "log", "device", "rules", "abandon"] };
+let last = { clueKey: null, covered: null, myTurn: false, gameNumber: null, turnKey: null, turn: null, revealed: null,
+  team: null, phase: null, news: null };
+
+// The room bar's seat label: "◆ Red · Spymaster"; on the key phone, whose key it is.
+export function seatLabel(state) {
+  const you = state.you;
+  if (!you || !TEAM[you.team] || !roleWord(you.role)) return null;
+  const team = `${TEAM_SYMBOLS[you.team]} ${TEAM[you.team]}`;
+  if (you.device) {
+    return { team: you.team, text: interpolate(_("%(name)s's key — %(team)s spymaster"), { name: you.name, team }) };
+  }
+  return { team: you.team, text: `${team} · ${roleWord(you.role)}` };
+}
+
+// Who acts now, when every such seat is a bot (players[].bot): its name, else null.
+function botActing(play, players) {
+  let actors = [];
+  if (play.phase === "clue") actors = players.filter((p) => p.team === play.team && p.role === "spymaster");
+  else if (play.phase === "guess") actors = players.filter((p) => p.role === "operative" && (play.mode === "three" || p.team === play.team));
+  return actors.length && actors.every((p) => p.bot) ? actors[0].name : null;
+}
+
+// Each team's spymaster, as the seats stand now ("Rotate spymasters" changes them).
+function spymasters(players) {
+  return Object.fromEntries(players.filter((p) => p.role === "spymaster" && TEAM[p.team]).map((p) => [p.team, p]));
+}
+
+// CN-19: after "Rotate spymasters" everyone is told who gives the clues next, and the new
+// spymasters that it is them. A rotation is a spymaster replaced by a teammate in one push
+// while the old one stays in the team (a person leaving a seat takes two pushes).
+function announceRotation(previous, state, ctx) {
+  if (!previous || !previous.players || previous.game !== state.game) return;
+  const before = spymasters(previous.players);
+  const now = spymasters(state.players);
+  const changed = Object.keys(now).filter((team) => before[team] && before[team].id !== now[team].id
+    && state.players.some((p) => p.id === before[team].id && p.team === team && p.role === "operative"));
+  if (!changed.length) return;
+  const youId = state.you ? state.you.id : null;
+  const text = interpolate(_("New spymasters: %(list)s"), { list: changed.map((team) => `${SYMBOL[team]} ${TEAM[team]}: ${now[team].name}`).join(" · ") });
+  const mine = changed.find((team) => now[team].id === youId);
+  if (mine) {
+    const yours = interpolate(_("You are now %(team)s's spymaster"), { team: TEAM[mine] });
+    turnAlert(yours, { mine: true, kind: mine });
+    ctx.toast(`${yours}. ${text}`);
+    ctx.announce(yours);
+  } else {
+    turnAlert(text, {});
+    ctx.toast(text);
+    ctx.announce(text);
+  }
+}
 
 // For the rules dialog: this room's house rules, above the game's rules.
 export function houseRulesSummary(state) {
@@ -55,6 +105,7 @@ export function render(container, state, ctx) {
     return;
   }
   forget(container);
+  announceRotation(ctx.previous, state, ctx);
   const fresh = announceChanges(play, ctx);
   alertTurn(play, seat);
   const over = play.phase === "over";
@@ -70,15 +121,20 @@ export function render(container, state, ctx) {
         h("span", { class: `left left-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: `,
           h("strong", { text: String(remaining[team]) }), ` ${_("left")}`)))));
   const winner = over ? (play.mode === "coop" ? (play.winner ? play.rules.coop_team : null) : play.winner) : null;
+  const bot = over || mine ? null : botActing(play, state.players);
   part(el.status, { turn: over ? winner || "none" : play.team, over, mine, badge: over ? (winner ? "★" : SYMBOL.assassin) : SYMBOL[play.team],
-    text: statusText(play, seat) }, (s) =>
-    h("div", { class: `status turn-${s.turn}${s.over ? " over" : ""}${s.mine ? " mine" : ""}`, role: "status" },
+    text: bot ? interpolate(_("%(name)s is thinking…"), { name: bot }) : statusText(play, seat), bot: Boolean(bot) }, (s) =>
+    h("div", { class: `status turn-${s.turn}${s.over ? " over" : ""}${s.mine ? " mine" : ""}${s.bot ? " thinking" : ""}`, role: "status" },
       h("span", { class: "turn-badge", "aria-hidden": "true", text: s.badge }),
       h("span", { class: "status-text", text: s.text }),
       h("span", { class: "countdown", "aria-live": "off", hidden: true, dataset: { countdown: "codenames" } })));
+  part(el.news, last.news, (n) => (n ? h("p", { class: `guess-news g-${n.right ? "right" : "wrong"} g-${n.identity}`, id: "guess-news" },
+    h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[n.identity] || "" }), n.text) : null));
   const seatedNow = editable(state.you);
-  part(el.end, over && { board: boardOf(state), seatedNow, coop: play.mode === "coop" }, (e) => (e ? h("div", { class: "end" },
+  const next = Object.entries(spymasters(state.players)).map(([team, p]) => `${SYMBOL[team]} ${TEAM[team]}: ${p.name}`);
+  part(el.end, over && { board: boardOf(state), seatedNow, coop: play.mode === "coop", next }, (e) => (e ? h("div", { class: "end" },
     scoreboard(e.board),
+    e.next.length ? h("p", { class: "next-spymasters", id: "next-spymasters", text: interpolate(_("Spymasters for the next game: %(list)s"), { list: e.next.join(" · ") }) }) : null,
     e.seatedNow ? h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "next-game", onclick: () => cur.send({ action: "start_game" }) }, _("Play again")),
       e.coop ? null : h("button", { type: "button", id: "rotate", onclick: () => cur.send({ action: "rotate_spymasters" }) }, _("Rotate spymasters")))
@@ -98,7 +154,7 @@ export function render(container, state, ctx) {
     h("span", { text: _("The whole key is shown.") }),
     h("span", { text: _("Filled: found during the game") }),
     h("span", { text: _("Dashed: never found") })) : null));
-  part(el.log, { log: play.log, cards: play.cards.map((c) => ({ word: c.word })), explanations: play.explanations },
+  part(el.log, { log: play.log, cards: play.cards.map((c) => ({ word: c.word, identity: c.covered ? c.identity : null })), explanations: play.explanations },
     (log) => h("section", { class: "log" }, h("h3", { text: _("Clues") }), clueLog(log)));
   part(el.device, { you: state.you && pick(state.you, ["role", "device", "device_link"]), slug: state.slug }, deviceLink);
   part(el.rules, rulesOf(state), houseRules);
@@ -117,11 +173,13 @@ export function render(container, state, ctx) {
 // (returned) get the reveal animation and the "last revealed" ring.
 function announceChanges(play, ctx) {
   if (last.gameNumber !== play.number) {
-    last = { ...last, clueKey: null, covered: play.cards.map((c) => c.covered), gameNumber: play.number, revealed: null };
+    last = { ...last, clueKey: null, covered: play.cards.map((c) => c.covered), gameNumber: play.number, revealed: null,
+      team: play.team, phase: play.phase, news: null };
     focus.pos = null;
   }
   const clueKey = play.clue ? `${play.log.length}:${play.clue.word}` : null;
   if (clueKey && clueKey !== last.clueKey) {
+    last.news = null;
     ctx.announce(interpolate(_("%(team)s clue: %(word)s, %(number)s"), { team: TEAM[play.clue.team], word: play.clue.word, number: numberText(play.clue.number) }));
   }
   last.clueKey = clueKey;
@@ -130,11 +188,26 @@ function announceChanges(play, ctx) {
     if (c.covered && last.covered && !last.covered[i]) {
       fresh.add(c.position);
       last.revealed = c.position;
-      ctx.announce(`${c.word}: ${IDENTITY[c.identity]}`);
+      last.news = guessNews(c, play);
+      ctx.announce(last.news.text);
     }
   });
   last.covered = play.cards.map((c) => c.covered);
+  last.team = play.team;
+  last.phase = play.phase;
   return fresh;
+}
+
+// "SAGE — Bystander, turn over": what a covered card was and what it means for the turn.
+// A card covered outside guessing (CN-21's penalty, CN-31's opponent) says only what it was.
+function guessNews(c, play) {
+  const guess = last.phase === "guess";
+  let what = null;
+  if (play.phase === "over") what = _("game over");
+  else if (guess) what = play.phase === "guess" && play.team === last.team ? _("keep guessing") : _("turn over");
+  const text = what ? interpolate(_("%(word)s — %(identity)s, %(what)s"), { word: c.word, identity: IDENTITY[c.identity], what })
+    : `${c.word} — ${IDENTITY[c.identity]}`;
+  return { text, identity: c.identity, right: guess ? c.identity === last.team : c.identity !== "assassin" };
 }
 
 // A banner when play passes to someone else; sound and vibration when it is this player's.

@@ -12,6 +12,7 @@ import { head, status, statusText, reveals } from "./decrypto/status.js";
 import { encryptPanel, patchClues, stopDraft } from "./decrypto/encrypt.js";
 import { guessPanel, patchGuess } from "./decrypto/guess.js";
 import { keywordsSlot, sheetsSlot, patchNotes, orderSlot } from "./decrypto/sheets.js";
+export { seatLabel } from "./decrypto/seat.js";
 
 // Top: always first. Main: what to do now. Side: the team's papers (a second column on wide screens).
 const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "tiebreak", "reveal"], side: ["keywords", "sheets", "order", "abandon"] };

@@ -30,7 +30,7 @@ function card(cardState, b) {
     if (canGuess(play, seat)) {
       onclick = () => send(mine ? { action: "confirm", turn: play.turn, position }
         : { action: "propose", turn: play.turn, position });
-      hint = mine ? _("tap again to confirm") : null;
+      hint = mine ? _("tap again") : null;
     } else if (seat.role === "spymaster" && play.phase === "clue" && play.penalty_owed === seat.team
       && seat.team === play.team && identity === seat.team) {
       onclick = () => {

@@ -58,7 +58,7 @@ export function statusText(play, seat) {
   }
   const team = TEAM[play.team];
   if (play.phase === "opponent") {
-    return coopSpymaster(play, seat) ? _("The opponent's turn: you choose which of its agents it covers.")
+    return coopSpymaster(play, seat) ? _("The opponent's turn: you choose for it.")
       : _("The opponent's turn: your spymaster chooses which of its agents it covers.");
   }
   if (play.phase === "clue") {
@@ -75,4 +75,9 @@ export function statusText(play, seat) {
     who = interpolate(_("%(team)s operatives are guessing"), { team });
   }
   return `${who}: ${guessesText(play)}.`;
+}
+
+// CN-2's seats in a word, for the room bar's seat label: "Spymaster" or "Operative".
+export function roleWord(role) {
+  return { spymaster: _("Spymaster"), operative: _("Operative") }[role] || null;
 }

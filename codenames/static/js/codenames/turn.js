@@ -81,17 +81,52 @@ export function actions(a) {
       onclick: () => send({ action: "end_turn", turn: play.turn }) }, _("End turn")));
   }
   if (seat.role === "spymaster" && play.phase === "guess" && seat.team !== play.team && play.mode !== "coop") {
-    bar.push(h("button", { type: "button", class: "danger", id: "reject-clue", onclick: () => {
-      if (confirm(_("Reject this clue as invalid? Their turn ends at once."))) send({ action: "reject_clue", turn: play.turn });
-    } }, _("Reject clue")));
+    // CN-20 is a rare referee call: folded in a small menu, and confirmed in words.
+    bar.push(h("details", { class: "referee", id: "referee" },
+      h("summary", { id: "referee-menu" }, _("Referee")),
+      h("button", { type: "button", class: "danger", id: "reject-clue", onclick: () => rejectDialog(play, send) }, _("Reject clue…"))));
   }
   if (play.phase === "opponent" && coopSpymaster(play, seat)) {
-    bar.push(h("p", { class: "instruction", text: _("The opponent's turn: tap one of the opponent's agents to cover it.") }));
+    // The status line already says whose turn it is: here, only what to tap.
+    bar.push(h("p", { class: "instruction", text: _("Tap one of the opponent's agents to cover it.") }));
   }
   if (play.phase === "clue" && play.penalty_owed === seat.team && seat.role === "spymaster" && seat.team === play.team) {
     bar.push(h("p", { class: "instruction", text: _("Penalty: you may tap one of your agents to cover it before your clue.") }));
   }
   return bar;
+}
+
+// CN-20/21, said before it is done: what rejecting does, to whom, and the penalty it earns.
+function rejectDialog(play, send) {
+  const old = document.getElementById("reject-dialog");
+  if (old) old.remove();
+  const team = TEAM[play.team];
+  const word = play.clue ? play.clue.word : "";
+  const dialog = h("dialog", { id: "reject-dialog", class: "confirm-dialog", "aria-labelledby": "reject-title" },
+    h("h2", { id: "reject-title", text: interpolate(_("Reject %(team)s's clue “%(word)s”?"), { team, word }) }),
+    h("p", { id: "reject-what", text: _("Only for a clue that breaks the rules. Their turn ends at once, and before your next clue you may cover one of your own agents.") }),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "danger", id: "reject-confirm", onclick: () => {
+        dialog.close();
+        send({ action: "reject_clue", turn: play.turn });
+      } }, _("Reject the clue")),
+      h("button", { type: "button", id: "reject-cancel", onclick: () => dialog.close() }, _("Cancel"))));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// Each guess of a clue in the colour of what it turned out to be: right (the clue team's
+// agent) or wrong, with the identity's symbol (colour never speaks alone).
+function guessed(entry, play) {
+  return entry.guesses.map((p, i) => {
+    const card = play.cards[p];
+    const identity = card.identity || "";
+    const right = identity === entry.team;
+    return [i ? ", " : " → ", h("span", { class: `guess g-${right ? "right" : "wrong"} g-${identity}` },
+      h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[identity] || "" }), card.word,
+      h("span", { class: "visually-hidden", text: ` (${right ? _("right") : _("wrong")})` }))];
+  }).flat();
 }
 
 export function clueLog(play) {
@@ -100,7 +135,7 @@ export function clueLog(play) {
     h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[entry.team] }),
     h("span", { class: "visually-hidden", text: TEAM[entry.team] }),
     h("strong", { text: entry.word }), " ", h("span", { class: "num", text: numberText(entry.number) }),
-    entry.guesses.length ? h("span", { class: "guessed", text: ` → ${entry.guesses.map((p) => play.cards[p].word).join(", ")}` }) : null,
+    entry.guesses.length ? h("span", { class: "guessed" }, guessed(entry, play)) : null,
     entry.rejected ? h("span", { class: "rejected", text: ` (${_("rejected")})` }) : null,
     // After the game, what a bot spymaster meant: "SEAT 2 → saddle, bench".
     (play.explanations || {})[i] ? h("span", { class: "explained", text: ` · ${interpolate(_("bot's idea: %(idea)s"), { idea: play.explanations[i] })}` }) : null)));
