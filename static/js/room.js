@@ -336,35 +336,13 @@ function foldLobby() {
   lobbyDetails.open = !running;
 }
 
-// ---- the TV's lobby ---------------------------------------------------------------------
-// A shared screen waiting for a deal shows who sits where, large, beside the big QR code
-// (the page's own): the game's own lobby is a phone's, made of buttons and forms.
-const GAME_TITLES = tableView ? JSON.parse(document.getElementById("game-titles").textContent) : {};
-
-function tvPerson(p) {
-  return h("li", { class: `tv-person${p.bot ? " bot" : ""}${p.bot || p.connected ? "" : " away"}` },
-    p.bot ? h("span", { class: "bot-mark", "aria-hidden": "true", text: "⚙" }) : null,
-    h("span", { class: "name", text: p.name }));
-}
-
-function tvLobby({ game, seating, players }) {
-  const single = seating.roles.length === 1;
-  const waiting = players.filter((p) => p.role === "spectator" && !p.watching);
-  return h("section", { class: "tv-lobby", "aria-label": _("Players and seats") },
-    h("h2", { class: "tv-title", text: GAME_TITLES[game] || "" }),
-    h("div", { class: "tv-teams" }, seating.teams.map((team) => {
-      const members = players.filter((p) => p.team === team && p.role !== "spectator");
-      return h("section", { class: `tv-team team-${team}`, dataset: { team } },
-        h("h3", {}, h("span", { "aria-hidden": "true", text: TEAM_SYMBOLS[team] || "" }), " ", TEAM_NAMES[team] || team),
-        members.length ? seating.roles.map((role) => {
-          const holders = members.filter((p) => p.role === role);
-          if (!holders.length) return null;
-          return h("div", { class: "tv-role" }, single ? null : h("h4", { text: ROLE_LABELS[role] || role }),
-            h("ul", { class: "tv-people" }, holders.map(tvPerson)));
-        }) : h("p", { class: "tv-empty", text: _("Nobody yet") }));
-    })),
-    waiting.length ? h("div", { class: "tv-waiting" }, h("h3", { text: _("Not seated yet") }),
-      h("ul", { class: "tv-people" }, waiting.map(tvPerson))) : null);
+// ---- the TV's lobby (static/js/tvlobby.js, loaded only by the table view) ----------------
+let tvLobby = null;
+if (tableView) {
+  import("./tvlobby.js").then((module) => {
+    tvLobby = module.tvLobby(ROLE_LABELS);
+    render(null);
+  }, (error) => console.error(error));
 }
 
 // ---- your seat, on every screen -------------------------------------------------------------
@@ -416,7 +394,7 @@ function render(previous) {
   // screen (the lobby giving way to a dealt game).
   if (tableView && !state.play) {
     const players = state.players.map((p) => ({ name: p.name, team: p.team, role: p.role, bot: Boolean(p.bot), connected: p.connected, watching: p.watching }));
-    part(play, { game: state.game, seating: state.seating, players }, tvLobby);
+    if (tvLobby) part(play, { game: state.game, seating: state.seating, players }, tvLobby);
   } else if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   renderSeatLabel(module);
   if (module) showDeal(previous);
