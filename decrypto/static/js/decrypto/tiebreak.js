@@ -29,7 +29,7 @@ export function tiebreakSlot(play) {
             h("span", { class: "visually-hidden", text: interpolate(_("%(team)s's keyword %(n)s"), { team: teamName(OTHER[team]), n: d }) }),
             h("span", { class: "dc-tb-clues" }, clues.length ? clues.map((e) => e.clue).join(" · ") : h("em", { class: "muted", text: _("(no clue)") }))),
           h("input", { id: `dc-tb-${d}`, maxlength: CLUE_MAX, autocomplete: "off", value: local.words[d - 1] || null,
-            placeholder: _("Their keyword?"), oninput: (event) => { local.words[d - 1] = event.target.value; } }));
+            oninput: (event) => { local.words[d - 1] = event.target.value; } }));
       })),
       h("button", { type: "submit", class: "primary dc-wide", id: "dc-tb-submit" }, _("Send our guesses")),
       h("p", { class: "hint dc-tb-task", text: _("Each box is one of their keywords: their clues for it are above the box. One member sends the team's four guesses; blanks are allowed.") })));
