@@ -14,6 +14,7 @@ thread with no running event loop (see ``in_thread``).
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -63,7 +64,9 @@ class Scene:
     ``primary``: CSS selectors of the primary actions, each of which must be visible in
     the first screenful (the first match of each is checked). ``ready``: a Playwright
     selector that shows the page has drawn this scene's panel. ``extra``: facts a test may need (a
-    card position, say).
+    card position, say). ``last_move``: a timed scene's move that starts its timer, made
+    just before the page opens (``open_scene``), so the timer has not run out however long
+    the other scenes took to seed; the page's clock is then frozen (a steady countdown).
     """
 
     name: str
@@ -77,6 +80,11 @@ class Scene:
     table: bool = False
     device: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    last_move: Callable[[], None] | None = field(default=None, compare=False)
+
+    @property
+    def timed(self) -> bool:
+        return self.last_move is not None
 
     def cookies(self, base_url: str) -> list[dict[str, Any]]:
         """The browser's cookies: its session (if a player) and the page language."""
@@ -180,6 +188,7 @@ class SeededRoom:
         table: bool = False,
         device: bool = False,
         extra: dict[str, Any] | None = None,
+        last_move: Callable[[], None] | None = None,
     ) -> Scene:
         path = f"/r/{self.slug}/table/" if table else f"/r/{self.slug}/"
         if device:
@@ -197,7 +206,20 @@ class SeededRoom:
             table=table,
             device=device,
             extra=extra or {},
+            last_move=None if last_move is None else _once(last_move),
         )
+
+
+def _once(move: Callable[[], None]) -> Callable[[], None]:
+    """``move`` the first time only: a scene opened again (another size) keeps its moment."""
+    done: list[bool] = []
+
+    def run() -> None:
+        if not done:
+            done.append(True)
+            move()
+
+    return run
 
 
 # ---- Codenames -----------------------------------------------------------------------------
@@ -627,9 +649,14 @@ def dc_lobby_seated(slug: str, language: str) -> Scene:
 
 def dc_encryptor_clues(slug: str, language: str) -> Scene:
     room = _dc_midgame(slug, language)
-    room.submit("black")  # White's Encryptor is the late one
+    # White's Encryptor is the late one: Black's clues start the 30 s timer (DC-8), so
+    # they go in just before the page opens.
     return room.scene(
-        "decrypto-encryptor-clues", room.encryptor("white"), ("#dc-clue-1", "#dc-submit-clues"), "#dc-clue-1"
+        "decrypto-encryptor-clues",
+        room.encryptor("white"),
+        ("#dc-clue-1", "#dc-submit-clues"),
+        "#dc-clue-1",
+        last_move=lambda: room.submit("black"),
     )
 
 
@@ -720,7 +747,35 @@ def dc_game_over(slug: str, language: str) -> Scene:
     room.play_round(intercept={"white": True})
     room.play_round(intercept={"white": True})
     assert room.state()["phase"] == "over"
-    return room.scene("decrypto-game-over", "Bob", ("#dc-next-game",), "#dc-next-game")
+    return room.scene(
+        "decrypto-game-over",
+        "Bob",
+        ("#dc-next-game",),
+        "#dc-next-game",
+        extra={"keywords": _dc_keywords(room)},
+    )
+
+
+def _dc_keywords(room: DecryptoRoom) -> list[str]:
+    """Every keyword of the game (both teams'), which the end shows everyone."""
+    teams = room.state()["teams"]
+    return [word for team in ("white", "black") for word in teams[team]["keywords"]]
+
+
+def dc_interceptor_game_over(slug: str, language: str) -> Scene:
+    """The Interceptor intercepts in rounds 2 and 3 and wins (DC-40)."""
+    room = DecryptoRoom(slug, language, DC_THREE)
+    room.play_round()
+    room.play_round(intercept={"black": True})
+    room.play_round(intercept={"black": True})
+    assert room.state()["phase"] == "over"
+    return room.scene(
+        "decrypto-interceptor-game-over",
+        "Ivy",
+        ("#dc-next-game",),
+        "#dc-next-game",
+        extra={"keywords": _dc_keywords(room)},
+    )
 
 
 def _dc_interceptor(slug: str, language: str) -> DecryptoRoom:
@@ -780,6 +835,7 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-game-over": dc_game_over,
     "decrypto-interceptor-intercepting": dc_interceptor_intercepting,
     "decrypto-interceptor-decipher": dc_interceptor_decipher,
+    "decrypto-interceptor-game-over": dc_interceptor_game_over,
 }
 SCENE_NAMES: tuple[str, ...] = tuple(BUILDERS)
 TABLE_SCENES: tuple[str, ...] = tuple(name for name in SCENE_NAMES if "-table" in name)
@@ -839,9 +895,13 @@ def open_scene(
 ) -> tuple[Any, Any]:
     """A fresh context at ``size`` holding the scene's cookies, its page loaded and live.
 
-    ``prepare(page)`` runs before the page loads (a fake clock, a socket route).
+    ``prepare(page)`` runs before the page loads (a fake clock, a socket route). A timed
+    scene's last move is made first; without a ``prepare`` of the caller's, its page's clock
+    is frozen: the countdown then shows the time left at the page's last update and stays.
     Returns ``(context, page)``; the caller closes the context.
     """
+    if scene.last_move is not None:
+        in_thread(scene.last_move)
     context = browser.new_context(**size, locale="it-IT" if scene.language == "it" else "en-GB")
     context.add_cookies(scene.cookies(base_url))
     try:
@@ -850,6 +910,10 @@ def open_scene(
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
         if prepare is not None:
             prepare(page)
+        elif scene.timed:
+            # Date.now() stands still (timers still run): the page's server time is the
+            # one of its last push, so the countdown reads the same in every shot.
+            page.clock.set_fixed_time(time.time())
         page.goto(scene.url(base_url))
         page.wait_for_selector("#conn[data-state='open']", timeout=10000)
         # The socket's first state has been drawn, then the scene's own panel.

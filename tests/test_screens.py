@@ -709,3 +709,161 @@ def test_accent_stands_apart_from_both_teams_and_your_turn_wears_your_team(show:
     fill = colours[f"--{scene.extra['team']}-fill"]
     assert colours["mine"] == fill, colours
     assert _distance(colours["mine"], colours["--accent"]) >= 40, colours
+
+
+# ---- Decrypto on a phone -------------------------------------------------------------------
+
+PHONE_HEIGHT = PHONE["viewport"]["height"]
+
+
+def _box(page: Any, selector: str) -> dict[str, float] | None:
+    """The first match's box in page coordinates (the page scrolled to its top), if shown."""
+    result: dict[str, float] | None = page.evaluate(
+        """(sel) => {
+          window.scrollTo(0, 0);
+          const el = document.querySelector(sel);
+          if (!el || !el.checkVisibility()) return null;
+          const r = el.getBoundingClientRect();
+          return { top: r.top + window.scrollY, bottom: r.bottom + window.scrollY, height: r.height };
+        }""",
+        selector,
+    )
+    return result
+
+
+def _saved_state(slug: str) -> dict[str, Any]:
+    """The saved engine state of the room's current Decrypto game."""
+
+    def read() -> dict[str, Any]:
+        from decrypto.models import DecryptoGame
+
+        record = DecryptoGame.objects.filter(room__slug=slug).order_by("-number").first()
+        assert record is not None
+        state: dict[str, Any] = record.state
+        return state
+
+    return in_thread(read)
+
+
+@pytest.mark.parametrize(
+    "name", ["decrypto-intercept", "decrypto-tiebreak", "decrypto-interceptor-intercepting"]
+)
+def test_dc_intercepting_phone_has_the_opponents_sheet_within_two_screens(show: Any, name: str) -> None:
+    """Intercepting or in the tie-break, the opponents' sheet (their clues by keyword
+    position) comes right under the task, within the first two screenfuls; the own sheet after."""
+    scene, page = show(name, "phone", "en")
+    task = _box(page, ".dc-current, .dc-tiebreak")
+    theirs = _box(page, ".dc-task-sheet .dc-sheet-opp")
+    assert task is not None and theirs is not None, "no task panel or no opponents' sheet by it"
+    assert theirs["top"] < 2 * PHONE_HEIGHT, f"the opponents' sheet starts at {theirs['top']:.0f} px"
+    assert theirs["top"] >= task["bottom"] - 1, "the opponents' sheet is not under the task"
+    # Their clues are in it, under the keyword positions.
+    assert page.locator(".dc-task-sheet .dc-sheet-opp .dc-col-clues .dc-clue").count() > 0
+    own = _box(page, ".dc-sheet-own")
+    if scene.name != "decrypto-interceptor-intercepting":  # the Interceptor has no keywords
+        assert own is not None and own["top"] > theirs["bottom"], "the own sheet comes after the opponents'"
+
+
+def test_dc_tiebreak_boxes_are_labelled_with_the_opponents_clues(show: Any) -> None:
+    """Each tie-break box says which of the opponents' clues it is guessing, right above it."""
+    scene, page = show("decrypto-tiebreak", "phone", "en")
+    clues = page.eval_on_selector_all(
+        ".dc-task-sheet .dc-sheet-opp .dc-col",
+        "(cols) => cols.map((c) => [...c.querySelectorAll('.dc-clue')].map((e) => e.textContent))",
+    )
+    assert any(clues), clues
+    for position, expected in enumerate(clues, start=1):
+        label = page.inner_text(f"label[for='dc-tb-{position}'] .dc-tb-clues")
+        for clue in expected:
+            assert clue in label, (position, clue, label)
+        gap = page.evaluate(
+            """(d) => document.getElementById(`dc-tb-${d}`).getBoundingClientRect().top
+                    - document.querySelector(`label[for='dc-tb-${d}']`).getBoundingClientRect().bottom""",
+            position,
+        )
+        assert 0 <= gap < 20, f"box {position} is {gap:.0f} px away from its clues"
+
+
+def test_dc_judging_screen_says_judging_and_what_to_do(show: Any) -> None:
+    scene, page = show("decrypto-judging", "phone", "en")
+    title = page.inner_text(".dc-tiebreak h3")
+    assert "Judging" in title and "guess the opponents" not in title, title
+    assert "accept" in page.inner_text(".dc-judge-task")
+
+
+def test_dc_the_interceptor_is_told_to_intercept_alone(show: Any) -> None:
+    scene, page = show("decrypto-interceptor-intercepting", "phone", "en")
+    text = page.inner_text(".dc-status-text")
+    assert "Intercept: guess the team's code" in text, text
+    assert "agree" not in text and "The team's" not in text, text
+
+
+@pytest.mark.parametrize("name", ["decrypto-game-over", "decrypto-interceptor-game-over"])
+def test_dc_game_over_shows_who_won_and_every_keyword_without_scrolling(show: Any, name: str) -> None:
+    scene, page = show(name, "phone", "en")
+    winner = _box(page, ".dc-winner")
+    assert winner is not None and winner["bottom"] <= PHONE_HEIGHT
+    assert float(page.eval_on_selector(".dc-winner", "(e) => parseFloat(getComputedStyle(e).fontSize)")) >= 24
+    assert page.inner_text(".dc-why").strip()
+    words = scene.extra["keywords"]
+    assert words
+    for word in words:
+        found = page.locator(".dc-end-keywords .dc-word", has_text=word).first
+        assert found.is_visible(), f"keyword {word!r} is not shown"
+        box = found.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE_HEIGHT, (
+            f"{word!r} is below the fold: {box}"
+        )
+
+
+def test_dc_a_guess_tapped_on_digit_buttons_is_locked_and_saved(show: Any) -> None:
+    """Four buttons per clue: a tap picks a digit (aria-pressed), a digit another clue holds
+    shows as taken and moves when tapped; the locked guess is the one saved."""
+    scene, page = show("decrypto-intercept", "phone", "en")
+    row = "#dc-guess-{} button[data-digit='{}']"
+    sizes = page.eval_on_selector_all(
+        ".dc-digit-button", "(bs) => bs.map((b) => [b.offsetWidth, b.offsetHeight])"
+    )
+    assert len(sizes) == 12 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    page.tap(row.format(1, 2))
+    page.tap(row.format(2, 4))
+    assert page.get_attribute(row.format(1, 2), "aria-pressed") == "true"
+    assert "dc-taken" in (page.get_attribute(row.format(3, 2), "class") or "")
+    page.tap(row.format(3, 2))  # taken by clue 1: moves to clue 3
+    assert page.get_attribute(row.format(3, 2), "aria-pressed") == "true"
+    assert page.get_attribute(row.format(1, 2), "aria-pressed") == "false"
+    page.tap(row.format(1, 1))
+    page.tap("#dc-lock-guess")
+    page.wait_for_selector("#dc-lock-guess:disabled")
+
+    for _ in range(200):
+        state = _saved_state(scene.slug)
+        if state["locked"]["black"] is not None:
+            break
+        page.wait_for_timeout(25)
+    assert state["locked"]["black"] == [1, 4, 2], state["locked"]
+    pressed = [page.get_attribute(f"#dc-guess-{i} [aria-pressed='true']", "data-digit") for i in (1, 2, 3)]
+    assert pressed == ["1", "4", "2"]
+
+
+def test_dc_encryptor_scene_starts_its_timer_when_opened_and_freezes_the_clock(
+    browser: Any, daphne_server: Any, shots_dir: str
+) -> None:
+    """`make screenshots` seeds every scene first: the Encryptor's 30 s timer starts only as
+    its page opens, and the frozen page clock shows a steady countdown, not "Time's up"."""
+    scene = in_thread(lambda: build_scene("decrypto-encryptor-clues", "en", suffix="frozen"))
+
+    assert scene.timed and _saved_state(scene.slug)["deadline"] is None, "the timer ran from the seeding"
+    context, page = open_scene(browser, daphne_server.url, scene, PHONE)
+    try:
+        assert _saved_state(scene.slug)["deadline"] is not None
+        page.wait_for_selector("#dc-countdown:not([hidden])")
+        assert "Time left" in page.inner_text("#dc-countdown")
+        before = page.evaluate("() => Date.now()")
+        page.wait_for_timeout(1200)  # a real second passes: the page's clock does not move
+        assert page.evaluate("() => Date.now()") == before
+        assert "Time left" in page.inner_text("#dc-countdown")
+        assert page.is_visible("#dc-clue-1") and page.is_visible("#dc-submit-clues")
+        page.screenshot(path=f"{shots_dir}/decrypto-encryptor-frozen.png", full_page=True)
+    finally:
+        close_and_settle(context.close, [scene.slug])

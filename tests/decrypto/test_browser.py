@@ -81,7 +81,7 @@ def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[st
                 page = _page_of(pages, slug, who)
                 page.wait_for_selector("#dc-lock-guess")
                 for i, digit in enumerate(guess):
-                    page.select_option(f"#dc-guess-{i + 1}", str(digit))
+                    page.click(f"#dc-guess-{i + 1} button[data-digit='{digit}']")
                 if "member" in shots:
                     page.screenshot(path=shots.pop("member"), full_page=True)
                 page.click("#dc-lock-guess")

@@ -7,15 +7,16 @@
 import { _, h, interpolate, turnAlert, teamPicker, TEAM_NAMES } from "./dom.js";
 import { part, forget, slots } from "./view.js";
 import { countdown, scoreLine, houseRules as houseRulesPanel, checkField, secondsInput } from "./ui.js";
-import { TASKS, cur, fmtCode, lookOf, send, teamName } from "./decrypto/common.js";
-import { head, status, statusText, reveals } from "./decrypto/status.js";
+import { DIGITS, OTHER, TASKS, cur, fmtCode, lookOf, seatColour, send, teamName, teamTag } from "./decrypto/common.js";
+import { head, status, statusText, reveals, REASONS } from "./decrypto/status.js";
 import { encryptPanel, patchClues, stopDraft } from "./decrypto/encrypt.js";
 import { guessPanel, patchGuess } from "./decrypto/guess.js";
-import { keywordsSlot, sheetsSlot, patchNotes, orderSlot } from "./decrypto/sheets.js";
+import { keywordsSlot, sheetsSlot, taskSheetSlot, patchNotes, orderSlot } from "./decrypto/sheets.js";
 export { seatLabel } from "./decrypto/seat.js";
 
 // Top: always first. Main: what to do now. Side: the team's papers (a second column on wide screens).
-const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "tiebreak", "reveal"], side: ["keywords", "sheets", "order", "abandon"] };
+// The sheet a task needs ("tasksheet") comes right under the task, before the reveals.
+const LAYOUT = { top: ["head", "status"], main: ["end", "encrypt", "guess", "tiebreak", "tasksheet", "reveal"], side: ["keywords", "sheets", "order", "abandon"] };
 let lastHistory = null;
 // The tie-break's screens, fetched only when a game reaches one (most never do).
 let tiebreak = null;
@@ -51,11 +52,37 @@ function scoreboard(board) {
 const boardOf = (state) => (state.scoreboard && state.scoreboard.decrypto) || {};
 const canPlay = (you) => Boolean(you && you.role !== "spectator");
 
-function endSlot({ over, board, seated }) {
+// The end: who won and why, large, then every keyword of both teams (the big reveal), all
+// in the first screenful of a phone; the rounds' history follows below.
+function endSlot({ over, board, seated, outcome, keywords }) {
   if (!over) return null;
-  return h("section", { class: "dc-end" }, h("h3", { class: "dc-winner", text: _("Game over") }),
-    h("p", { class: "hint", text: _("Both teams' keywords are shown below.") }), scoreboard(board),
+  const winners = outcome ? outcome.winners : [];
+  const who = winners.length === 2 ? _("Both teams win")
+    : winners.length ? interpolate(_("%(team)s wins"), { team: teamName(winners[0]) }) : _("Game over");
+  const reason = outcome ? REASONS[outcome.reason] || outcome.reason : "";
+  const teams = ["white", "black"].filter((t) => keywords[t] && keywords[t].length);
+  return h("section", { class: "dc-end", "aria-labelledby": "dc-winner" },
+    h("h3", { class: "dc-winner", id: "dc-winner", text: who }),
+    reason ? h("p", { class: "dc-why", text: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.` }) : null,
+    h("div", { class: "dc-end-keywords" }, teams.map((t) => h("section", {
+      class: `dc-end-team dc-${seatColour(t)}${winners.includes(t) ? " dc-won" : ""}`, dataset: { team: t },
+      "aria-label": interpolate(_("%(team)s's keywords"), { team: teamName(t) }) },
+    h("h4", {}, teamTag(t)),
+    h("ol", { class: "dc-end-words" }, DIGITS.map((d) => h("li", {},
+      h("span", { class: "dc-digit", text: String(d) }), h("span", { class: "dc-word", text: keywords[t][d - 1] || "" }))))))),
+    scoreboard(board),
     seated ? h("button", { type: "button", class: "primary dc-wide", id: "dc-next-game", onclick: () => send({ action: "start_game" }) }, _("Next game")) : null);
+}
+
+// The team whose sheet the seat's task needs: the code's team while guessing it (the
+// opponents' when intercepting, the own team's when deciphering), the opponents' in the
+// tie-break.
+function taskTeam(play) {
+  const team = play.seat.team;
+  if (!team) return null;
+  if (play.phase === "guess" && play.current && play.current.guess) return play.current.team;
+  if (play.phase === "tiebreak") return OTHER[team];
+  return null;
 }
 
 function abandonSlot({ shown }) {
@@ -192,12 +219,16 @@ export function render(container, state, ctx) {
   const encryptor = play.encryptor;
   part(el.head, { look, ...pick(play, ["number", "round", "last_round", "phase", "seat"]),
     teams: { white: pick(play.teams.white, ["interceptions", "miscommunications"]), black: pick(play.teams.black, ["interceptions", "miscommunications"]) } }, head);
-  part(el.status, { look, ...pick(play, ["phase", "round", "seat", "outcome", "to_act"]),
-    encryptor: encryptor && { submitted: encryptor.submitted }, current: current && { team: current.team, guess: guessShown(current.guess) } }, status);
+  // Over, the end panel says who won, large: no status line repeating it above.
+  part(el.status, over ? null : { look, ...pick(play, ["phase", "round", "seat", "outcome", "to_act"]),
+    encryptor: encryptor && { submitted: encryptor.submitted }, current: current && { team: current.team, guess: guessShown(current.guess) } },
+  (data) => (data ? status(data) : null));
   const latest = play.history.length ? play.history[play.history.length - 1] : null;
-  const shown = latest ? play.history.filter((r) => r.round === latest.round) : [];
   const grown = lastHistory !== null && play.history.length > lastHistory;
-  part(el.reveal, { look, number: play.number, shown }, () => reveals(shown, grown ? latest : null));
+  // The latest round stays open while it is news: for whoever has nothing to do now, and
+  // during the round it was revealed in (the second code's guessers see the first's result).
+  const busy = play.seat.tasks.length > 0 && !(play.phase === "guess" && latest && latest.round === play.round);
+  part(el.reveal, { look, number: play.number, history: play.history, busy }, () => reveals(play.history, grown ? latest : null, busy));
   const newForm = part(el.encrypt, encryptor && { look, number: play.number, stamp: play.stamp, keywords: keywords[team] || [],
     panel: { code: encryptor.code, submitted: encryptor.submitted, clues: encryptor.submitted ? encryptor.clues : null } },
   (data) => (data ? encryptPanel(data) : null));
@@ -207,11 +238,14 @@ export function render(container, state, ctx) {
     current: { ...pick(current, ["team", "encryptor", "clues", "locked"]), guess: guessShown(current.guess) } },
   (data) => (data ? guessPanel(data) : null));
   patchGuess(play);
-  tiebreakPart(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak"]), keywords },
+  tiebreakPart(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak", "sheets"]), keywords },
     () => { if (cur.state === state) render(container, state, ctx); });
-  part(el.end, { over, board: boardOf(state), seated: canPlay(state.you) }, endSlot);
+  part(el.end, { look, over, board: boardOf(state), seated: canPlay(state.you), outcome: play.outcome, keywords }, endSlot);
   part(el.keywords, { interceptor: Boolean(seat.is_interceptor), over }, keywordsSlot);
-  part(el.sheets, { look, ...pick(play, ["number", "phase", "seat", "sheets"]), keywords }, sheetsSlot);
+  const apart = taskTeam(play);
+  const sheetData = { look, ...pick(play, ["number", "phase", "seat", "sheets"]), keywords, apart };
+  part(el.tasksheet, sheetData, taskSheetSlot);
+  part(el.sheets, sheetData, sheetsSlot);
   patchNotes(play);
   part(el.order, { look, shown: Boolean(team && !over && !seat.is_interceptor),
     order: team ? play.teams[team].players : [], next: team ? play.teams[team].next_encryptor : null }, orderSlot);

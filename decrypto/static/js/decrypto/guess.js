@@ -1,14 +1,59 @@
 // Decrypto's guessing: the code being guessed and the team's shared draft (DC-10, DC-S2).
+// A digit is one tap: four buttons per clue, the chosen one pressed; a digit another clue
+// already holds shows as taken, and tapping it moves it here (a code never repeats a digit).
 import { _, h, interpolate } from "../dom.js";
 import { DIGITS, cur, nameOf, send, seatColour, stamp, teamName, teamTag } from "./common.js";
 
 const GUESS_ECHO_WAIT = 3000;
 
+// The code as the buttons show it: the pressed digit of each clue, or null.
 function guessCode() {
   return [1, 2, 3].map((i) => {
-    const value = document.getElementById(`dc-guess-${i}`).value;
-    return value ? Number(value) : null;
+    const pressed = document.querySelector(`#dc-guess-${i} [aria-pressed="true"]`);
+    return pressed ? Number(pressed.dataset.digit) : null;
   });
+}
+
+// Marks each clue's buttons: its own digit pressed, the other clues' digits taken.
+function showCode(code) {
+  code.forEach((digit, i) => {
+    const row = document.getElementById(`dc-guess-${i + 1}`);
+    if (!row) return;
+    for (const button of row.querySelectorAll("button[data-digit]")) {
+      const d = Number(button.dataset.digit);
+      const taken = d !== digit && code.includes(d);
+      button.setAttribute("aria-pressed", d === digit ? "true" : "false");
+      button.classList.toggle("dc-taken", taken);
+      button.querySelector(".dc-taken-note").textContent = taken ? ` (${_("used by another clue")})` : "";
+    }
+  });
+}
+
+function tapDigit(index, digit) {
+  const code = guessCode();
+  if (code[index] === digit) code[index] = null;  // a second tap clears it
+  else {
+    // A digit appears once in a code: taking it from another clue moves it here.
+    code.forEach((d, i) => { if (d === digit) code[i] = null; });
+    code[index] = digit;
+  }
+  showCode(code);
+  const problem = document.getElementById("dc-guess-problem");
+  if (problem) problem.textContent = "";
+  cur.local.guess = { code: JSON.stringify(code), at: Date.now() };
+  send({ action: "edit_guess", ...stamp(cur.play), guessing_for: cur.play.current.team, code });
+}
+
+function digitButtons(index, editable, keywords) {
+  return h("div", { class: "dc-digits", role: "group", id: `dc-guess-${index + 1}`,
+    "aria-label": interpolate(_("Digit for clue %(n)s"), { n: index + 1 }) },
+  DIGITS.map((d) => h("button", { type: "button", class: "dc-digit-button", dataset: { digit: d }, "aria-pressed": "false",
+    disabled: editable ? null : true, onclick: () => tapDigit(index, d) },
+  h("span", { "aria-hidden": keywords[d - 1] ? "true" : null, text: String(d) }),
+  // Deciphering, a digit names the team's own keyword (read out, not drawn: the sheet
+  // right below shows the keywords by digit).
+  keywords[d - 1] ? h("span", { class: "visually-hidden", text: `${d} · ${keywords[d - 1]}` }) : null,
+  h("span", { class: "visually-hidden dc-taken-note" }))));
 }
 
 // `current`: the code's team, Encryptor, clues, locks and this seat's guess (task, locked,
@@ -18,15 +63,8 @@ export function guessPanel({ current, keywords, interceptor }) {
   const guess = current.guess;
   const editable = guess && guess.can_edit && !guess.locked;
   const rows = current.clues.map((clue, i) => h("li", { class: "dc-guess-row" },
-    h("label", { for: guess ? `dc-guess-${i + 1}` : null, class: "dc-clue" }, clue || h("em", { class: "muted", text: _("(no clue)") })),
-    guess ? h("select", { id: `dc-guess-${i + 1}`, disabled: editable ? null : true, "aria-label": interpolate(_("Digit for clue %(n)s"), { n: i + 1 }),
-      onchange: () => {
-        const code = guessCode();
-        cur.local.guess = { code: JSON.stringify(code), at: Date.now() };
-        send({ action: "edit_guess", ...stamp(cur.play), guessing_for: cur.play.current.team, code });
-      } },
-    h("option", { value: "", text: "–" }),
-    DIGITS.map((d) => h("option", { value: String(d), text: keywords[d - 1] ? `${d} · ${keywords[d - 1]}` : String(d) }))) : null));
+    h("span", { class: "dc-clue", id: `dc-guess-clue-${i + 1}` }, clue || h("em", { class: "muted", text: _("(no clue)") })),
+    guess ? digitButtons(i, editable, keywords) : null));
   const lockedTeams = Object.entries(current.locked).map(([team, done]) =>
     h("li", { dataset: { team } }, teamTag(team), " ", done ? _("locked") : _("thinking…")));
   return h("section", { class: `dc-current dc-${seatColour(current.team)}`, dataset: { team: current.team } },
@@ -62,9 +100,5 @@ export function patchGuess(play) {
   } else {
     cur.local.guess = null;
   }
-  code.forEach((digit, i) => {
-    const select = document.getElementById(`dc-guess-${i + 1}`);
-    if (!select || document.activeElement === select) return;
-    select.value = digit === null ? "" : String(digit);
-  });
+  showCode(code);
 }

@@ -54,12 +54,20 @@ function sheet(play, team) {
           h("td", { text: fmtCode(r.guess) }), h("td", { text: fmtCode(r.interception) }), h("td", { text: fmtCode(r.code) })))))) : null);
 }
 
+// `play.apart`: the sheet drawn right under the task instead (taskSheetSlot), if any.
 export function sheetsSlot(play) {
   // In the Interceptor variant only the team of two has codes: its sheet is the only one.
-  const teams = isInterceptorMode() ? ["white"] : ["white", "black"];
+  const teams = (isInterceptorMode() ? ["white"] : ["white", "black"]).filter((t) => t !== play.apart);
   const mine = myTeam(play);
   teams.sort((a, b) => (a === mine ? -1 : b === mine ? 1 : 0));
-  return h("div", { class: "dc-sheets" }, teams.map((t) => sheet(play, t)));
+  return teams.length ? h("div", { class: "dc-sheets" }, teams.map((t) => sheet(play, t))) : null;
+}
+
+// The one sheet the task at hand needs, right under it: the opponents' clues by keyword
+// position while intercepting or in the tie-break, the team's own while deciphering.
+export function taskSheetSlot(play) {
+  if (!play.apart) return null;
+  return h("div", { class: "dc-sheets dc-task-sheet" }, sheet(play, play.apart));
 }
 
 export function patchNotes(play) {

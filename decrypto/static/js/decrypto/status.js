@@ -2,7 +2,7 @@
 import { _, h, interpolate } from "../dom.js";
 import { OTHER, TASKS, fmtCode, isInterceptorMode, nameOf, seatColour, teamName, teamTag } from "./common.js";
 
-const REASONS = {
+export const REASONS = {
   two_interceptions: _("two interception tokens"),
   two_miscommunications: _("the other team misread two of its own codes"),
   points: _("more points after the tie-break"),
@@ -69,8 +69,10 @@ export function statusText(play) {
     }
     if (guess.locked) return _("Your team locked its guess. Waiting for the others.");
     if (!guess.can_edit) return _("Your team is guessing your code: you watch and cannot take part.");
-    return guess.task === "decipher" ? _("Decipher your Encryptor's code: agree on three digits and lock them.")
-      : interpolate(_("Intercept %(team)s's code: agree on three digits and lock them."), { team: target });
+    if (guess.task === "decipher") return _("Decipher your Encryptor's code: agree on three digits and lock them.");
+    // The lone Interceptor agrees with nobody, and "the team" is not a name to capitalise.
+    if (seat.is_interceptor) return _("Intercept: guess the team's code, one digit per clue, and lock it.");
+    return interpolate(_("Intercept %(team)s's code: agree on three digits and lock them."), { team: target });
   }
   if (play.phase === "tiebreak") return _("Tie! Each team guesses the opponents' four keywords.");
   return _("Each team judges the guesses of its own keywords.");
@@ -112,9 +114,22 @@ function reveal(entry, fresh) {
     h("p", { class: "dc-token-news", text: tokenText.length ? tokenText.join(" · ") : _("No token.") }));
 }
 
-// `shown`: the latest round's entries; `fresh`: the entry just added (animated), if any.
-export function reveals(shown, fresh) {
-  if (!shown.length) return null;
-  return h("section", { class: "dc-reveals", "aria-label": _("Last reveal") },
-    shown.map((entry) => reveal(entry, entry === fresh)));
+// One line for a folded round: each code and whether its team read it right.
+function roundSummary(entries) {
+  return entries.map((e) => `${teamName(e.team)} ${fmtCode(e.code)} ${e.deciphered ? "✔" : "✘"}${e.intercepted ? ` · ${_("intercepted")}` : ""}`).join(" — ");
+}
+
+// `history`: every reveal so far; `fresh`: the entry just added (animated), if any. One
+// fold per round, newest first, the past ones closed so the page stays short; the latest
+// open unless `busy` (this seat has a task now, the sheet under it is what it needs).
+export function reveals(history, fresh, busy = false) {
+  if (!history.length) return null;
+  const rounds = [...new Set(history.map((e) => e.round))].sort((a, b) => b - a);
+  return h("section", { class: "dc-reveals", "aria-label": _("Last reveal") }, rounds.map((r, i) => {
+    const entries = history.filter((e) => e.round === r);
+    return h("details", { class: "dc-round-fold", id: `dc-round-${r}`, open: i === 0 && !busy ? true : null },
+      h("summary", {}, h("strong", { text: interpolate(_("Round %(r)s"), { r }) }), " ",
+        h("span", { class: "dc-round-summary", text: roundSummary(entries) })),
+      h("div", { class: "dc-round-body" }, entries.map((entry) => reveal(entry, entry === fresh))));
+  }));
 }

@@ -8,7 +8,10 @@ export function tiebreakSlot(play) {
   const tb = play.tiebreak;
   if (!tb) return null;
   const team = myTeam(play);
-  const parts = [h("h3", { text: play.phase === "tiebreak" ? _("Tie-break") : _("Tie-break: guess the opponents' keywords") })];
+  // The status line above already says the tie-break is about the opponents' keywords.
+  const title = { tiebreak: _("Tie-break"), judge: _("Judging: did they find your keywords?") }[play.phase]
+    || _("Tie-break results");
+  const parts = [h("h3", { text: title })];
   if (play.phase === "tiebreak" && team) {
     if (tb.submitted[team]) {
       parts.push(h("p", { text: _("Your team's guesses are in. Waiting for the other team.") }),
@@ -18,13 +21,18 @@ export function tiebreakSlot(play) {
         event.preventDefault();
         const words = DIGITS.map((d) => document.getElementById(`dc-tb-${d}`).value);
         send({ action: "tiebreak_guess", ...stamp(cur.play), words });
-      } }, DIGITS.map((d) => h("div", { class: "dc-clue-field" },
-        h("label", { for: `dc-tb-${d}` }, h("span", { class: "dc-digit", text: String(d) }),
-          h("span", { class: "visually-hidden", text: interpolate(_("%(team)s's keyword %(n)s"), { team: teamName(OTHER[team]), n: d }) })),
-        h("input", { id: `dc-tb-${d}`, maxlength: CLUE_MAX, autocomplete: "off", value: local.words[d - 1] || null,
-          oninput: (event) => { local.words[d - 1] = event.target.value; } }))),
+      } }, h("div", { class: "dc-tb-grid" }, DIGITS.map((d) => {
+        // The opponents' clues for this position, right by its box: all a guess goes on.
+        const clues = (((play.sheets || {})[OTHER[team]] || {}).by_position || {})[String(d)] || [];
+        return h("div", { class: "dc-clue-field dc-tb-field" },
+          h("label", { for: `dc-tb-${d}` }, h("span", { class: "dc-digit", text: String(d) }),
+            h("span", { class: "visually-hidden", text: interpolate(_("%(team)s's keyword %(n)s"), { team: teamName(OTHER[team]), n: d }) }),
+            h("span", { class: "dc-tb-clues" }, clues.length ? clues.map((e) => e.clue).join(" · ") : h("em", { class: "muted", text: _("(no clue)") }))),
+          h("input", { id: `dc-tb-${d}`, maxlength: CLUE_MAX, autocomplete: "off", value: local.words[d - 1] || null,
+            oninput: (event) => { local.words[d - 1] = event.target.value; } }));
+      })),
       h("button", { type: "submit", class: "primary dc-wide", id: "dc-tb-submit" }, _("Send our guesses")),
-      h("p", { class: "hint", text: _("One member sends the team's four guesses; blanks are allowed. Their sheet below shows their clues.") })));
+      h("p", { class: "hint dc-tb-task", text: _("Each box is one of their keywords: their clues for it are above the box. One member sends the team's four guesses; blanks are allowed.") })));
     }
   } else if (play.phase === "tiebreak") {
     parts.push(h("p", { class: "muted", text: _("The teams are guessing each other's keywords.") }));
@@ -49,7 +57,7 @@ export function tiebreakSlot(play) {
             checked: local.accept.has(i + 1) ? true : null,
             onchange: (event) => { if (event.target.checked) local.accept.add(i + 1); else local.accept.delete(i + 1); } }), _("accept")) : null))),
       h("button", { type: "submit", class: "primary dc-wide", id: "dc-judge" }, _("Confirm our judgement")),
-      h("p", { class: "hint", text: _("Exact matches count by themselves. Tick a guess you judge equivalent (a plural, a synonym).") })));
+      h("p", { class: "hint dc-judge-task", text: _("Above: each of your keywords and the other team's guess for it. Exact matches count by themselves; tick “accept” for a guess that means the same (a plural, a synonym), then confirm.") })));
     }
   }
   if (tb.scores) {
