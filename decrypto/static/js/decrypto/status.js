@@ -116,7 +116,7 @@ function reveal(entry, fresh) {
 
 // One line for a folded round: each code and whether its team read it right.
 function roundSummary(entries) {
-  return entries.map((e) => `${teamName(e.team)} ${fmtCode(e.code)} ${e.deciphered ? "✔" : "✘"}${e.intercepted ? ` · ${_("intercepted")}` : ""}`).join(" — ");
+  return entries.map((e) => `${teamName(e.team)} ${fmtCode(e.code)} ${e.deciphered ? "✔" : "✘"}${e.intercepted ? " · " + _("intercepted") : ""}`).join(" — ");
 }
 
 // `history`: every reveal so far; `fresh`: the entry just added (animated), if any. One
