@@ -741,19 +741,21 @@ def dc_judging(slug: str, language: str) -> Scene:
     return room.scene("decrypto-judging", "Ann", ("#dc-judge",), "#dc-judge")
 
 
-def dc_game_over(slug: str, language: str) -> Scene:
-    room = DecryptoRoom(slug, language, DC_STANDARD)
+def _dc_over(slug: str, language: str, name: str, layout: list[tuple[str, str, str]], winner: str,
+             viewer: str) -> Scene:  # fmt: skip
+    """A game that ``winner`` wins by intercepting in rounds 2 and 3."""
+    room = DecryptoRoom(slug, language, layout)
     room.play_round()
-    room.play_round(intercept={"white": True})
-    room.play_round(intercept={"white": True})
+    room.play_round(intercept={winner: True})
+    room.play_round(intercept={winner: True})
     assert room.state()["phase"] == "over"
     return room.scene(
-        "decrypto-game-over",
-        "Bob",
-        ("#dc-next-game",),
-        "#dc-next-game",
-        extra={"keywords": _dc_keywords(room)},
+        name, viewer, ("#dc-next-game",), "#dc-next-game", extra={"keywords": _dc_keywords(room)}
     )
+
+
+def dc_game_over(slug: str, language: str) -> Scene:
+    return _dc_over(slug, language, "decrypto-game-over", DC_STANDARD, "white", "Bob")
 
 
 def _dc_keywords(room: DecryptoRoom) -> list[str]:
@@ -764,18 +766,7 @@ def _dc_keywords(room: DecryptoRoom) -> list[str]:
 
 def dc_interceptor_game_over(slug: str, language: str) -> Scene:
     """The Interceptor intercepts in rounds 2 and 3 and wins (DC-40)."""
-    room = DecryptoRoom(slug, language, DC_THREE)
-    room.play_round()
-    room.play_round(intercept={"black": True})
-    room.play_round(intercept={"black": True})
-    assert room.state()["phase"] == "over"
-    return room.scene(
-        "decrypto-interceptor-game-over",
-        "Ivy",
-        ("#dc-next-game",),
-        "#dc-next-game",
-        extra={"keywords": _dc_keywords(room)},
-    )
+    return _dc_over(slug, language, "decrypto-interceptor-game-over", DC_THREE, "black", "Ivy")
 
 
 def _dc_interceptor(slug: str, language: str) -> DecryptoRoom:

@@ -24,6 +24,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -384,19 +385,24 @@ def get_hub() -> Hub:
     return hub
 
 
+async def _each_hub(call: Callable[[Hub], Coroutine[Any, Any, None]]) -> None:
+    """Every hub of this process: this loop's at once, another thread's on its own loop."""
+    running = asyncio.get_running_loop()
+    for loop, hub in list(_hubs.items()):
+        if loop is running:
+            await call(hub)
+        elif not loop.is_closed():
+            asyncio.run_coroutine_threadsafe(call(hub), loop)
+
+
 async def publish_chat(said: dict[str, Any]) -> None:
     """A chat line (``rooms.chat.chat_say``) to its readers here and, through Redis, elsewhere.
 
     Unlike a snapshot it has no version to catch up on: a line Redis loses reaches the
     other processes' sockets only with the history a reconnect brings.
     """
-    running = asyncio.get_running_loop()
-    for loop, hub in list(_hubs.items()):
-        if loop is running:
-            await hub.deliver_chat(said)
-        elif not loop.is_closed():
-            asyncio.run_coroutine_threadsafe(hub.deliver_chat(said), loop)
-    own = _hubs.get(running)
+    await _each_hub(lambda hub: hub.deliver_chat(said))
+    own = _hubs.get(asyncio.get_running_loop())
     if own is not None and own.bus is not None:
         own.bus.enqueue(said)
 
@@ -410,13 +416,8 @@ async def publish(snapshot: dict[str, Any]) -> None:
     saved whatever happens there: if Redis fails, each process's version check (or a
     client's sync) brings its sockets up to date.
     """
-    running = asyncio.get_running_loop()
-    for loop, hub in list(_hubs.items()):
-        if loop is running:
-            await hub.deliver(snapshot)
-        elif not loop.is_closed():
-            asyncio.run_coroutine_threadsafe(hub.deliver(snapshot), loop)
-    own = _hubs.get(running)
+    await _each_hub(lambda hub: hub.deliver(snapshot))
+    own = _hubs.get(asyncio.get_running_loop())
     if own is not None:
         if own.bus is not None:
             own.bus.enqueue(snapshot)
