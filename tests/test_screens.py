@@ -355,7 +355,7 @@ def test_table_view_reads_across_the_room_on_a_tv(show: Any, name: str, size: st
 
 # What a TV must show large, by the scene's moment: whose turn (or who won) always, the
 # clue being played in Codenames, the players' names and the QR code in the lobby.
-TV_TURN = {"codenames": ".cn-slot-status .status-text", "decrypto": ".dc-status-text"}
+TV_TURN = {"codenames": ".cn-slot-status .status-text", "decrypto": ".dc-status-text, .dc-winner"}
 TV_CLUE = {"codenames": ".current-clue .clue-word", "decrypto": ".dc-current .dc-clue"}
 # Anything a visitor could press, bar the cards (focusable for reading, aria-disabled)
 # and the page's skip link (off-screen until focused from a keyboard).
