@@ -86,6 +86,14 @@ def test_cn19_rotate_spymasters_tells_everyone_and_the_new_spymaster(seat_page: 
     bea.wait_for_function("() => document.getElementById('seat-label').textContent === '● Blue · Operative'")
 
 
+def guess(page: Any, position: int) -> None:
+    """Propose, wait until the page shows the proposal (a second tap before it would be
+    another proposal), then confirm."""
+    page.click(f".card[data-position='{position}']")
+    page.wait_for_selector(f".card[data-position='{position}'].mine")
+    page.click(f".card[data-position='{position}']")
+
+
 def test_cn11_each_guess_is_announced_and_coloured_in_the_clue_log(seat_page: Any) -> None:
     def seeded() -> tuple[CodenamesRoom, str, int, int]:
         room = CodenamesRoom("tr-guess-news", "en", CN_STANDARD)
@@ -96,14 +104,12 @@ def test_cn11_each_guess_is_announced_and_coloured_in_the_clue_log(seat_page: An
     room, team, agent, bystander = in_thread(seeded)
     operative = seat_page(room, {"red": "Rui", "blue": "Bo"}[team], ".board .card >> nth=24")
     words = in_thread(lambda: room.state()["words"])
-    for position in (agent, agent):  # propose, then confirm
-        operative.click(f".card[data-position='{position}']")
+    guess(operative, agent)
     operative.wait_for_selector("#guess-news")
     name = {"red": "Red", "blue": "Blue"}[team]
     assert operative.inner_text("#guess-news").endswith(f"{words[agent]} — {name} agent, keep guessing")
     assert "g-right" in (operative.get_attribute("#guess-news", "class") or "")
-    for position in (bystander, bystander):
-        operative.click(f".card[data-position='{position}']")
+    guess(operative, bystander)
     operative.wait_for_function(
         "(text) => (document.getElementById('guess-news') || {}).textContent?.endsWith(text)",
         arg=f"{words[bystander]} — Bystander, turn over",
