@@ -454,13 +454,19 @@ def cn_table_late(slug: str, language: str) -> Scene:
     return room.scene("codenames-table-late", None, (), CARD_READY, table=True)
 
 
-def cn_table_over(slug: str, language: str) -> Scene:
+def _cn_won(slug: str, language: str) -> tuple[CodenamesRoom, str]:
+    """A game the first team won by finding all its agents under one clue."""
     room = CodenamesRoom(slug, language, CN_STANDARD)
     first, _second = room.opening()
     room.clue(None)
     for position in room.agents(first):
         room.guess(position)
     assert room.state()["winner"] == first
+    return room, first
+
+
+def cn_table_over(slug: str, language: str) -> Scene:
+    room, _first = _cn_won(slug, language)
     return room.scene("codenames-table-over", None, (), CARD_READY, table=True)
 
 
@@ -477,12 +483,7 @@ def cn_key_phone(slug: str, language: str) -> Scene:
 
 
 def cn_game_over(slug: str, language: str) -> Scene:
-    room = CodenamesRoom(slug, language, CN_STANDARD)
-    first, _second = room.opening()
-    room.clue(None)
-    for position in room.agents(first):
-        room.guess(position)
-    assert room.state()["winner"] == first
+    room, first = _cn_won(slug, language)
     return room.scene("codenames-game-over", CN_OPERATIVE[first], ("#next-game",), "#next-game")
 
 
