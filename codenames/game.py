@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from codenames import engine, services
+from codenames import engine, history, services
 from codenames.engine.actions import ACTION_NAMES
 from codenames.engine.clues import fold
 from codenames.models import CodenamesGame as Record
@@ -72,6 +72,34 @@ class Codenames(play.EngineGame):
             for name, seconds in services.DEFAULT_SECONDS.items()
         }
         return {"deal": {"mode": mode.value, "ready": ready}, "timers": timers}
+
+    replay_script = "js/codenames/replay.js"
+
+    def history_board(
+        self, record: GameRecord, deal: Any, final: Any, names: dict[str, str]
+    ) -> dict[str, Any]:
+        return history.board(record, deal)
+
+    def history_frame(self, state: Any) -> dict[str, Any]:
+        return history.frame(state)
+
+    def history_describe(
+        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
+    ) -> str | None:
+        return history.describe(move, before, after)
+
+    def history_summary(self, state: Any) -> dict[str, Any]:
+        return history.summary(state)
+
+    def history_stats(
+        self, games: list[tuple[Any, list[dict[str, Any]]]], bots: set[str]
+    ) -> list[tuple[str, str]]:
+        return history.stats(games)
+
+    def outcome_json(self, outcome: engine.Outcome) -> dict[str, Any]:
+        """The export's outcome (docs/protocol.md, "Game records")."""
+        winner = None if outcome.winner is None else outcome.winner.value
+        return {"winner": winner, "reason": outcome.reason, "score": outcome.score, "rating": outcome.rating}
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """Two views (CN-S1): spymasters see the key; operatives, spectators and visitors do not."""

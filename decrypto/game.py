@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from decrypto import engine, services
+from decrypto import engine, history, services
 from decrypto.engine.actions import ACTION_NAMES
 from decrypto.models import DecryptoGame as Record
 from rooms import play
@@ -85,6 +85,33 @@ class Decrypto(play.EngineGame):
         low, high = services.TIMER_RANGE
         timer = {"min": low, "max": high, "step": services.TIMER_STEP, "default": services.DEFAULT_TIMER}
         return {"deal": {"mode": mode.value, "ready": ready}, "timers": {"timer_seconds": timer}}
+
+    replay_script = "js/decrypto/replay.js"
+
+    def history_board(
+        self, record: GameRecord, deal: Any, final: Any, names: dict[str, str]
+    ) -> dict[str, Any]:
+        return history.board(record, deal, final, names)
+
+    def history_frame(self, state: Any) -> dict[str, Any]:
+        return history.frame(state)
+
+    def history_describe(
+        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
+    ) -> str | None:
+        return history.describe(move, before, after, names)
+
+    def history_summary(self, state: Any) -> dict[str, Any]:
+        return history.summary(state)
+
+    def history_stats(
+        self, games: list[tuple[Any, list[dict[str, Any]]]], bots: set[str]
+    ) -> list[tuple[str, str]]:
+        return history.stats(games, bots)
+
+    def outcome_json(self, outcome: engine.Outcome) -> dict[str, Any]:
+        """The export's outcome (docs/protocol.md, "Game records"): no winner is a draw."""
+        return {"winners": sorted(team.value for team in outcome.winners), "reason": outcome.reason}
 
     def view_key(self, record: GameRecord, state: engine.State, player: Player | None) -> str:
         """A roster player's own view (it names their seat and tasks); one view for all others.

@@ -3,6 +3,7 @@ live (their sockets are told and closed) — never by deleting rows behind the a
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin, messages
@@ -11,7 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from rooms import limits, operators
-from rooms.models import ChatMessage, Player, Room
+from rooms.games import get_game
+from rooms.models import ChatMessage, GameMove, Player, Room
 
 
 class ListedLookupsOnly(admin.ModelAdmin):
@@ -139,6 +141,60 @@ class ChatMessageAdmin(ListedLookupsOnly):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(GameMove)
+class GameMoveAdmin(ListedLookupsOnly):
+    """A game's move log. While the game runs a step shows its kind, seat and action name
+    only: the deal holds the key or the keywords, a move may hold a team's draft."""
+
+    list_display = (
+        "room",
+        "game",
+        "number",
+        "step",
+        "kind",
+        "name",
+        "team",
+        "role",
+        "bot",
+        "action_name",
+        "version",
+    )
+    list_filter = ("game", "kind", "bot")
+    search_fields = ("room__slug", "name")
+    fields = (
+        "room", "game", "number", "step", "kind", "player", "name", "team", "role", "bot",
+        "action_name", "shown_action", "at", "version",
+    )  # fmt: skip
+    readonly_fields = fields
+    list_select_related = ("room",)
+
+    @admin.display(description="action")
+    def action_name(self, move: GameMove) -> str:
+        if move.kind == GameMove.DEAL:
+            return "(deal)"
+        return str(move.action.get("action", "")) if move.kind == GameMove.MOVE else "(deadline)"
+
+    @admin.display(description="action as sent")
+    def shown_action(self, move: GameMove) -> str:
+        finished = (
+            get_game(move.game)
+            .record.objects.filter(room_id=move.room_id, number=move.number, finished=True)
+            .exists()
+        )
+        if not finished:
+            return "(hidden until the game is over)"
+        return json.dumps(move.action, ensure_ascii=False)[:4000]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the log goes with its room (closing it, or the retention)
 
 
 class GameAdmin(ListedLookupsOnly):

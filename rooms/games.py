@@ -7,7 +7,7 @@ game runs, what each player may see, and how to apply a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -153,6 +153,38 @@ class Game(Protocol):
 
     def view(self, record: GameRecord, state: Any, key: str) -> dict[str, Any]:
         """The game as the seats of ``key`` may see it: the only path game state takes out."""
+
+    # Every game kept (rooms/history.py, docs/protocol.md "Game records"). The replay
+    # page's script (a static path) exports ``render(board, frame, root)``; "" shows the
+    # steps in words alone.
+    replay_script: str
+
+    def states(self, deal: dict[str, Any], moves: list[dict[str, Any]]) -> Iterable[Any]:
+        """The deal's state, then the state after each logged step (the engine alone)."""
+
+    def outcome_json(self, outcome: Any) -> dict[str, Any]:
+        """A finished game's outcome as the export names it."""
+
+    def history_board(
+        self, record: GameRecord, deal: Any, final: Any, names: dict[str, str]
+    ) -> dict[str, Any]:
+        """What a replay shows throughout (everything revealed: the game is over)."""
+
+    def history_frame(self, state: Any) -> dict[str, Any]:
+        """One moment of a replay, for ``replay_script``."""
+
+    def history_describe(
+        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
+    ) -> str | None:
+        """A step in words, or None for a step the replay passes over."""
+
+    def history_summary(self, state: Any) -> dict[str, Any]:
+        """The history line of a finished game: ``variant``, ``result``, ``winners``, ``length``."""
+
+    def history_stats(
+        self, games: list[tuple[Any, list[dict[str, Any]]]], bots: set[str]
+    ) -> list[tuple[str, str]]:
+        """The game's own figures over the room's finished games (final state, moves)."""
 
     # The home page's card: what the game is and who can play it (a template of the
     # game's app; the pages name no game).

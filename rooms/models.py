@@ -112,12 +112,57 @@ class GameRecord(models.Model):
     # What each bot clue meant, by its place in the clue log ("SEAT 2 → saddle, bench"):
     # intended words are secret until the game is over, when the views show them.
     bot_notes = models.JSONField(default=dict, blank=True)
+    # Steps in this game's move log (``GameMove``; the deal is step 0): kept beside the
+    # state it made, so appending a step costs no read.
+    steps = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         abstract = True
         ordering = ["room", "-number"]
+
+
+class GameMove(models.Model):
+    """One step of a game's move log (rooms/history.py), written in the transaction that
+    applied it: the deal (step 0), a player's move as sent, or a passed deadline.
+
+    The engine's state stays the one source for resuming; the log is what replays,
+    exports and stats read. It holds secrets (the deal's key or keywords, a team's
+    drafts): served only once its game is over.
+    """
+
+    DEAL, MOVE, DEADLINE = "deal", "move", "deadline"
+
+    # The room's composite index below serves the foreign key (a room's deletion too).
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="moves", db_index=False)
+    # The game's name and its record's number (the record lives in the game's own app).
+    game = models.CharField(max_length=20)
+    number = models.PositiveIntegerField()
+    step = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8)
+    # The seat as it acted (empty for the deal and for deadlines).
+    player = models.CharField(max_length=12, blank=True, default="")
+    name = models.CharField(max_length=24, blank=True, default="")
+    team = models.CharField(max_length=12, blank=True, default="")
+    role = models.CharField(max_length=12, blank=True, default="")
+    bot = models.BooleanField(default=False)
+    # A move: the action as sent (without ``ref``). The deal: the engine's first state
+    # and the seats ({"state": …, "seats": […]}).
+    action = models.JSONField(default=dict)
+    # The engine's clock for this step (Unix seconds, exact): replaying needs the same ``now``.
+    at = models.FloatField()
+    # The room version this step's change made.
+    version = models.PositiveBigIntegerField()
+
+    class Meta:
+        ordering = ["room", "game", "number", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "game", "number", "step"], name="one_move_per_step")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.number} step {self.step}: {self.kind}"
 
 
 def room_identity(pk: int, created_at: Any) -> str:

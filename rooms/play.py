@@ -8,8 +8,10 @@ once, for all of them.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from rooms.changes import bump, locked_room_by_pk, remember, save_fields
 from rooms.errors import RoomBusy, RoomError
 from rooms.games import Engine, Game, RoomRules, get_game
+from rooms.history import log_deal, log_step
 from rooms.models import GameRecord, Player, Room
 from rooms.records import current_record, is_running
 
@@ -79,7 +82,8 @@ def _start(room: Room, game: Game, players: list[Player], player: Player, fields
         raise RoomError("confirm_abandon", _("A game is running: confirm to abandon it and deal a new one."))
     recent = [record.state for record in game.record.objects.filter(room=room).order_by("-number")]
     seed = secrets.randbits(128)
-    state, extra = game.deal(room, players, mode=mode, seed=seed, recent=recent, now=time.time())
+    now = time.time()
+    state, extra = game.deal(room, players, mode=mode, seed=seed, recent=recent, now=now)
     if last is not None and not last.finished:
         # Abandoned: closed without a winner, off the clock.
         last.finished, last.deadline = True, None
@@ -92,6 +96,7 @@ def _start(room: Room, game: Game, players: list[Player], player: Player, fields
         deadline=as_datetime(game.deadline(state)),
         **extra,
     )
+    log_deal(room, game, record, state, players, now)
     remember(room, record=record, state=state)
     bump(room)
 
@@ -111,16 +116,28 @@ def _move(
     if expired is not state:
         # Save the passed deadline even if the move is refused (the caller commits it),
         # so the refused player's screen shows why: the turn has already moved on.
-        save(room, game, record, expired)
+        save(room, game, record, expired, now=now)
         state = expired
-    save(room, game, record, game.apply(state, record, player, fields, now))
+    after = game.apply(state, record, player, fields, now)
+    save(room, game, record, after, now=now, player=player, action=fields)
 
 
-def save(room: Room, game: Game, record: GameRecord, state: Any) -> None:
-    """Store an engine's new state; the first time it is over, score it in the room."""
+def save(
+    room: Room,
+    game: Game,
+    record: GameRecord,
+    state: Any,
+    *,
+    now: float,
+    player: Player | None = None,
+    action: dict[str, Any] | None = None,
+) -> None:
+    """Store an engine's new state and its step in the move log (``player``'s ``action``,
+    or without a player a passed deadline); the first time it is over, score it in the room."""
+    log_step(room, game, record, player, action, now)
     record.state = game.dump(state)
     record.deadline = as_datetime(game.deadline(state))
-    fields = ["state", "deadline", "updated_at"]
+    fields = ["state", "deadline", "steps", "updated_at"]
     result = game.outcome(state)
     if result is not None and not record.finished:
         record.finished = True
@@ -169,7 +186,7 @@ def expire_due(game: Game, now: float, due: list[tuple[int, int]] | None = None)
                 state = game.load(record.state)
                 expired = game.expire(state, now)
                 if expired is not state:
-                    save(room, game, record, expired)
+                    save(room, game, record, expired, now=now)
                     applied += 1
                     continue
                 # Nothing the clock can do (a Codenames clue's time only shows, CN-24):
@@ -232,6 +249,39 @@ class EngineGame:
     def score(self, board: dict[str, Any], state: Any, outcome: Any) -> dict[str, Any]:
         tally: dict[str, Any] = self.rules.score(board, state.rules.mode, outcome)
         return tally
+
+    # Every game kept: without a game's own replay parts, its replay tells the steps'
+    # action names alone and its history line the outcome as the engine gives it.
+    replay_script = ""
+
+    def states(self, deal: dict[str, Any], moves: list[dict[str, Any]]) -> Iterable[Any]:
+        found: Iterable[Any] = self.engine.states(deal, moves)  # type: ignore[attr-defined]
+        return found
+
+    def outcome_json(self, outcome: Any) -> dict[str, Any]:
+        return dataclasses.asdict(outcome) if dataclasses.is_dataclass(outcome) else {"result": outcome}
+
+    def history_board(
+        self, record: GameRecord, deal: Any, final: Any, names: dict[str, str]
+    ) -> dict[str, Any]:
+        return {}
+
+    def history_frame(self, state: Any) -> dict[str, Any]:
+        return {}
+
+    def history_describe(
+        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
+    ) -> str | None:
+        return str(move["action"].get("action", move["kind"]))
+
+    def history_summary(self, state: Any) -> dict[str, Any]:
+        result = self.outcome(state)
+        return {"variant": "", "result": "" if result is None else str(result), "winners": [], "length": ""}
+
+    def history_stats(
+        self, games: list[tuple[Any, list[dict[str, Any]]]], bots: set[str]
+    ) -> list[tuple[str, str]]:
+        return []
 
     def act(self, room: Room, player: Player, message: dict[str, Any]) -> None:
         """A move through the one game path (the caller holds the room's lock)."""

@@ -10,6 +10,9 @@ urlpatterns = [
     path("r/<str:slug>/", views.room, name="room"),
     path("r/<str:slug>/table/", views.table, name="table"),
     path("r/<str:slug>/join/", views.join, name="join"),
+    path("r/<str:slug>/games/", views.games, name="games"),
+    path("r/<str:slug>/games/<int:ordinal>/", views.replay, name="replay"),
+    path("r/<str:slug>/games/<int:ordinal>.json", views.export, name="export"),
     path("r/<str:slug>/device/<str:token>/", views.device, name="device"),
     path("r/<str:slug>/device.svg", views.device_qr, name="device_qr"),
 ]

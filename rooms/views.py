@@ -11,7 +11,7 @@ from typing import Any
 
 import segno
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from rooms import limits, services
+from rooms import history, limits, services
 from rooms.errors import RoomError
 from rooms.games import game_names, get_game
 from rooms.i18n import render_message
@@ -216,6 +216,59 @@ def _seat_choices(state: dict[str, Any], game: str) -> list[dict[str, Any]]:
         }
         for team in teams
     ]
+
+
+def _kept_room(slug: str) -> Room:
+    room = Room.objects.filter(slug=slug).first() if is_valid_slug(slug) else None
+    if room is None:
+        raise Http404("no such room")
+    return room
+
+
+def _finished(slug: str, ordinal: int) -> tuple[Room, history.Played]:
+    """A finished game of the room, or 404: a running game's replay and export do not
+    exist yet (its log holds the key, the keywords and codes)."""
+    room = _kept_room(slug)
+    played = history.finished_game(room, ordinal)
+    if played is None:
+        raise Http404("no such game")
+    return room, played
+
+
+@require_GET
+def games(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room's finished games, newest first, and its stats."""
+    room = _kept_room(slug)
+    lines, running, stats = history.room_history(room)
+    context = {"room": room, "lines": lines, "running": running, "stats": stats}
+    return render(request, "rooms/games.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
+    """A finished game step by step, everything revealed."""
+    room, played = _finished(slug, ordinal)
+    data = history.replay(room, played)
+    context = {
+        "room": room,
+        "played": played,
+        "data": data,
+        "script": static(played.game.replay_script) if played.game.replay_script else "",
+        "summary": played.game.history_summary(played.game.load(played.record.state)),
+    }
+    return render(request, "rooms/replay.html", context)
+
+
+@require_GET
+def export(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
+    """A finished game as JSON (docs/protocol.md, "Game records")."""
+    room, played = _finished(slug, ordinal)
+    data = history.export(room, played)
+    if data["deal"] is None:
+        raise Http404("this game was played before games were kept")
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'inline; filename="{room.slug}-{ordinal}.json"'
+    return response
 
 
 @require_POST

@@ -36,6 +36,7 @@ from .model import (
     Team,
 )
 from .play import apply, deadline, expire, outcome
+from .replay import replay, states
 from .serial import rules_from_json, rules_to_json, state_from_json, state_to_json
 from .start import new_game
 from .view import view_for
@@ -74,5 +75,7 @@ __all__ = [
     "rules_to_json",
     "state_from_json",
     "state_to_json",
+    "replay",
+    "states",
     "view_for",
 ]

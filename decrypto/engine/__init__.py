@@ -25,6 +25,7 @@ from .actions import (
 from .deck import codes
 from .model import Mode, Outcome, Phase, RuleError, Rules, Seat, State, Team
 from .play import apply, deadline, expire, outcome
+from .replay import replay, states
 from .seats import role_of
 from .serial import state_from_json, state_to_json
 from .start import new_game
@@ -59,5 +60,7 @@ __all__ = [
     "role_of",
     "state_from_json",
     "state_to_json",
+    "replay",
+    "states",
     "view_for",
 ]
