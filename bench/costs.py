@@ -57,6 +57,54 @@ class Costs:
     def run(self, games: int) -> None:
         self.costs(games)
         self.decrypto_costs(games)
+        self.log_costs(max(1, min(games, 5)))
+
+    def log_costs(self, games: int) -> None:
+        """What every game kept costs: the move log's rows and bytes per finished game
+        (bots play whole games), beside the game's own saved state."""
+        from bots import play as bot_play
+        from bots import seats
+        from rooms import play
+        from rooms.models import GameMove
+
+        teams = {"codenames": [("red", "spymaster"), ("red", "operative"), ("blue", "spymaster"),
+                               ("blue", "operative")],
+                 "decrypto": [("white", "player")] * 2 + [("black", "player")] * 2}  # fmt: skip
+        for kind, seated in teams.items():
+            rows, payload, stored, state = [], [], [], []
+            for i in range(games):
+                slug = f"bench-log-{kind}-{i}-{time.time_ns() % 10**9}"
+                services.room_join(slug=slug, uid="host", name="Host", game=kind, seat="watch")
+                for team, role in seated:
+                    seats.add_bot(slug=slug, uid="host", team=team, role=role)
+                with changes.locked_room(slug) as room:
+                    players = changes.room_players(room)
+                    play.act(room, players, next(p for p in players if p.bot), {"action": "start_game"})
+                later = time.time() + 3600  # every bot's think time has passed
+                while bot_play.step(later):
+                    pass
+                room = Room.objects.get(slug=slug)
+                moves = list(GameMove.objects.filter(room=room))
+                rows.append(len(moves))
+                payload.append(sum(len(json.dumps(m.action, separators=(",", ":"))) for m in moves))
+                record = (GAME if kind == "codenames" else DECRYPTO).record.objects.get(room=room)
+                state.append(len(json.dumps(record.state, separators=(",", ":"))))
+                if connection.vendor == "postgresql":
+                    with connection.cursor() as cursor:
+                        table = GameMove._meta.db_table
+                        cursor.execute(
+                            f"SELECT SUM(pg_column_size(m.*)) FROM {table} m WHERE room_id = %s", [room.pk]
+                        )
+                        stored.append(int(cursor.fetchone()[0]))
+                room.delete()
+            self.out(f"{kind}: move log per finished bot game: {statistics.mean(rows):.0f} rows, "
+                     f"{statistics.mean(payload) / 1024:.1f} KB of JSON (the deal's state included), "
+                     f"the game's own final state {statistics.mean(state) / 1024:.1f} KB")  # fmt: skip
+            if stored:
+                kept = statistics.mean(stored) / 1024
+                self.out(
+                    f"{kind}: move log rows as PostgreSQL stores them: {kept:.1f} KB a game (before indexes)"
+                )
 
     def costs(self, games: int) -> None:
         slug = "bench-costs"

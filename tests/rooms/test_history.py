@@ -214,3 +214,40 @@ def test_the_log_goes_with_its_room() -> None:
     assert GameMove.objects.filter(room__slug=slug).exists()
     Room.objects.filter(slug=slug).delete()
     assert not GameMove.objects.filter(room__slug=slug).exists()
+
+
+def test_the_admin_shows_a_running_games_log_without_its_secrets() -> None:
+    from tests.rooms.test_admin_guard import _operator
+
+    slug = "kept-admin"
+    decrypto_room(slug)
+    record = DecryptoGame.objects.get(room__slug=slug)
+    keywords = [w for team in ("white", "black") for w in record.state["teams"][team]["keywords"]]
+    operator = _operator()
+    deal = GameMove.objects.get(room__slug=slug, step=0)
+    pages = [operator.get("/admin/rooms/gamemove/"), operator.get(f"/admin/rooms/gamemove/{deal.pk}/change/")]
+    for page in pages:
+        assert page.status_code == 200
+        assert not any(word.encode() in page.content for word in keywords)
+    assert b"hidden until the game is over" in pages[1].content
+    # Filters on the log's secret column are refused, whatever they would match.
+    assert operator.get("/admin/rooms/gamemove/?action__contains=a").status_code == 400
+    _bots_play(slug)
+    assert DecryptoGame.objects.get(room__slug=slug).finished
+    page = operator.get(f"/admin/rooms/gamemove/{deal.pk}/change/")
+    assert all(word.encode() in page.content for word in keywords)
+
+
+def test_the_history_pages_speak_the_rooms_languages() -> None:
+    from django.test import Client
+
+    slug = "kept-it"
+    codenames_room(slug)
+    _bots_play(slug)
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    listing = client.get(f"/r/{slug}/games/").content.decode()
+    assert "Partite passate" in listing and "Past games" not in listing
+    assert "Statistiche" in listing and "Games played" not in listing
+    replay = client.get(f"/r/{slug}/games/1/").content.decode()
+    assert "Le carte sono distribuite." in replay and "The cards are dealt." not in replay
+    assert "Passo successivo" in replay
