@@ -71,23 +71,6 @@ def save_fields(instance: Any, fields: list[str]) -> None:
         )
 
 
-def insert_row(instance: Any) -> None:
-    """``instance.save()`` of a new row in plain SQL, its key left unread (a move's log
-    step is written this way, beside the move's own saves)."""
-    meta = instance._meta
-    columns, values = [], []
-    for field in meta.concrete_fields:
-        if field.primary_key:
-            continue
-        columns.append(connection.ops.quote_name(field.column))
-        values.append(field.get_db_prep_save(field.pre_save(instance, True), connection))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {meta.db_table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(values))})",
-            values,
-        )
-
-
 def room_players(room: Room) -> list[Player]:
     """The room's players in joining order (plain SQL, for the same reason as above)."""
     table = Player._meta.db_table
