@@ -251,3 +251,32 @@ def test_the_history_pages_speak_the_rooms_languages() -> None:
     replay = client.get(f"/r/{slug}/games/1/").content.decode()
     assert "Le carte sono distribuite." in replay and "The cards are dealt." not in replay
     assert "Passo successivo" in replay
+
+
+def test_stats_count_clues_guesses_and_wins_people_and_bots_apart() -> None:
+    slug = "kept-stats"
+    codenames_room(slug)
+    _bots_play(slug)
+    room = Room.objects.get(slug=slug)
+    record = CodenamesGame.objects.get(room=room)
+    lines, running, stats = history.room_history(room)
+    assert not running and len(lines) == 1
+    ((title, rows),) = stats
+    assert str(title) == "Codenames"
+    table = dict(rows)
+    clues = [entry for entry in record.state["log"] if not entry["rejected"]]
+    # The host dealt as Red's spymaster, then a bot took the seat and gave every clue.
+    assert table["Clues given by bots"] == str(len(clues))
+    assert "Clues given by people" not in table
+    numbers = [entry["number"] for entry in clues if entry["number"] is not None]
+    assert table["Mean clue number (bots)"] == f"{sum(numbers) / len(numbers):.1f}"
+    touched = sum(len(entry["guesses"]) for entry in record.state["log"])
+    assert table["Cards touched per clue (bots)"] == f"{touched / len(clues):.1f}"
+    winner = record.state["winner"]
+    loser = "red" if winner == "blue" else "blue"
+    assert table[f"Wins: {winner.title()}"] == "1" and table[f"Wins: {loser.title()}"] == "0"
+    # Every bot of the winning team has a win; the host sat Red's spymaster at the deal.
+    winners = {seat["name"] for seat in lines[0].seats if seat["team"] == winner and seat["bot"]}
+    assert all(f"{name} 1" in table["Wins by bot"] for name in winners)
+    assert ("Host 1" in table.get("Wins by person", "")) == (winner == "red")
+    assert table["Games ended by the assassin"] == str(int(record.state["reason"] == "assassin"))
