@@ -231,6 +231,45 @@ def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_perso
     assert all(digit in (1, 2, 3, 4) for digit in draft) and len(set(draft)) == 3
 
 
+def _ada_and_three_bots(slug: str) -> None:
+    """Ada and a bot against two bots; Ada joined first, so she encrypts in round 1 (DC-5)."""
+    services.room_join(slug=slug, uid="ada", name="Ada", game="decrypto", language="en", seat="white")
+    for team in ("white", "black", "black"):
+        seats.add_bot(slug=slug, uid="ada", team=team, role="player")
+    _as_ada(slug, {"action": "start_game"})
+
+
+def test_dc8_bot_submission_starts_no_timer() -> None:
+    slug = "dc8-bot-first"
+    _ada_and_three_bots(slug)
+    _run_decrypto(slug)  # Black's bot Encryptor submits within its think time
+    record = DecryptoGame.objects.get(room__slug=slug)
+    assert record.state["turns"]["black"]["submitted"] and not record.state["turns"]["white"]["submitted"]
+    assert record.state["deadline"] is None and record.deadline is None  # Ada is not rushed
+    assert sorted(record.state["bots"]) == sorted(
+        p.public_id for p in Player.objects.filter(room__slug=slug, bot=True)
+    )
+    _as_ada(
+        slug, {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["alpha", "bravo", "delta"]}
+    )
+    assert DecryptoGame.objects.get(room__slug=slug).state["phase"] == "guess"
+
+
+def test_dc8_a_persons_submission_starts_the_bot_teams_timer() -> None:
+    slug = "dc8-person-first"
+    _ada_and_three_bots(slug)
+    before = time.time()
+    _as_ada(
+        slug, {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["alpha", "bravo", "delta"]}
+    )
+    record = DecryptoGame.objects.get(room__slug=slug)
+    due = record.state["deadline"]
+    assert due is not None and record.deadline is not None
+    assert before + 30 <= due <= time.time() + 30  # the room's default timer (DC-8)
+    _run_decrypto(slug)  # the bot beats its deadline
+    assert DecryptoGame.objects.get(room__slug=slug).state["phase"] == "guess"
+
+
 def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None:
     """No page open: a real server's clock makes the bots' moves in both games, and after a
     restart (mid-think: nothing held in memory) the next server carries on."""
