@@ -3,8 +3,9 @@ game's strings loaded with the game's script.
 
 Django's catalogue sends every string of every script (26 KB in Italian) and helpers for
 number formats that no script here uses; a room page would spend a quarter of its 100 KB
-on it. Plurals get one small helper of our own (``ngettext``). A part holds the strings that appear in its scripts' source:
-the site's (``static/js/``) or one game's (its app's ``static/``).
+on it. Plurals get one small helper of our own (``ngettext``). A part holds the strings
+that appear in its scripts' source: the site's (``static/js/``) or one game's (its app's
+``static/``).
 """
 
 from __future__ import annotations
