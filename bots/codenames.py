@@ -132,12 +132,14 @@ def _common_clues(table: Table, legal: Any) -> list[str]:
 
 
 def decide(
-    view: dict[str, Any], me: str, team: str, role: str, table: Table
+    view: dict[str, Any], me: str, team: str, role: str, table: Table, *, shared: bool = True
 ) -> tuple[dict[str, Any], Clue | None] | None:
     """The bot's next move from its seat's view, or None when it has nothing to do.
 
     ``me`` is the bot's public id (its proposals), ``team`` and ``role`` its seat. Returns
     the room message and, for a clue, the Clue (to explain it after the game).
+    ``shared``: a person guesses alongside the bot. The bot then proposes each card before
+    confirming it (CN-16), so they can see it coming and object; alone, it confirms at once.
     """
     phase, turn, cards = view["phase"], view["turn"], view["cards"]
     visible = [c for c in cards if not c["covered"]]
@@ -179,5 +181,7 @@ def decide(
     allowed = clue["number"] in (None, 0) or made < clue["number"]
     if made == 0 or (allowed and ranked[0][1] >= CONFIDENT):
         position = next(c["position"] for c in visible if c["word"] == ranked[0][0])
-        return {"action": "propose", "turn": turn, "position": position}, None
+        # CN-16 lets any operative confirm an unproposed card; the proposal is only a pause
+        # for teammates, and a bot with none would spend a think time per card on it.
+        return {"action": "propose" if shared else "confirm", "turn": turn, "position": position}, None
     return {"action": "end_turn", "turn": turn}, None

@@ -125,13 +125,12 @@ def _decide(
 ) -> tuple[Player, dict[str, Any], Note | None] | None:
     """The first of the room's bots with something to do, and what it does."""
     table = associations.table(game.name, room.language)
-    bots = {p.public_id for p in players if p.bot}
     for bot in (p for p in players if p.bot and p.is_seated):
         if _refused.get((room.slug, bot.public_id)) == room.version:
             continue  # refused at this very state: let the room's other bots move
         # Exactly what this seat's browser would be sent: the one redaction path.
         view = game.view(record, state, game.view_key(record, state, bot))
-        decision = DECIDE[game.name](view, bot, bots, table)
+        decision = DECIDE[game.name](view, bot, players, table)
         if decision is not None:
             message, note = decision
             return bot, message, note
@@ -143,9 +142,13 @@ Decision = tuple[dict[str, Any], Note | None]
 
 
 def _codenames(
-    view: dict[str, Any], bot: Player, bots: set[str], table: associations.Table
+    view: dict[str, Any], bot: Player, players: list[Player], table: associations.Table
 ) -> Decision | None:
-    decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table)
+    # Seats are public (players[].team/role/bot). CN-34: the three-player game's operatives
+    # all guess for the team on turn, whatever team they sit in.
+    three = view["mode"] == "three"
+    shared = any(not p.bot and p.role == "operative" and (three or p.team == bot.team) for p in players)
+    decision = codenames.decide(view, bot.public_id, bot.team, bot.role, table, shared=shared)
     if decision is None:
         return None
     message, clue = decision
@@ -154,16 +157,16 @@ def _codenames(
 
 
 def _decrypto(
-    view: dict[str, Any], bot: Player, bots: set[str], table: associations.Table
+    view: dict[str, Any], bot: Player, players: list[Player], table: associations.Table
 ) -> Decision | None:
     # Who is a bot is public (players[].bot): it decides whether the bot locks its team's
     # guess or only drafts it for the people sharing the task.
-    message = decrypto.decide(view, table, bots=bots)
+    message = decrypto.decide(view, table, bots={p.public_id for p in players if p.bot})
     return None if message is None else (message, None)
 
 
 # Each game's bot: its seat's view → the room message to send, and what to note about it.
-DECIDE: dict[str, Callable[[dict[str, Any], Player, set[str], associations.Table], Decision | None]] = {
+DECIDE: dict[str, Callable[[dict[str, Any], Player, list[Player], associations.Table], Decision | None]] = {
     "codenames": _codenames,
     "decrypto": _decrypto,
 }

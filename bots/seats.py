@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bots.play import DECIDE
 from rooms import changes, services
@@ -33,7 +34,11 @@ def add_bot(*, slug: str, uid: str | None, team: object, role: object) -> None:
             # Bots think on the server's clock: a room of hundreds would slow every room.
             raise RoomError(
                 "too_many_bots",
-                _("A room can have at most %(limit)s bots."),
+                ngettext(
+                    "A room can have at most %(limit)s bot.",
+                    "A room can have at most %(limit)s bots.",
+                    settings.MAX_BOTS_PER_ROOM,
+                ),
                 limit=settings.MAX_BOTS_PER_ROOM,
             )
         number = next(n for n in range(1, len(taken) + 2) if f"Bot {n}" not in taken)

@@ -5,6 +5,9 @@ keyed by the engine's stable codes, with ``%(name)s`` filled from the error's pa
 """
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from codenames.engine.actions import BOARD_SIZE
 
 ENGINE_MESSAGES = {
     "bad_action": _("That move is not understood."),
@@ -25,7 +28,12 @@ ENGINE_MESSAGES = {
     "no_penalty": _("You have no penalty cover to use."),
     "not_own_agent": _("Choose one of your own agents."),
     "not_opponent_agent": _("Choose one of the opponent's agents."),
-    "not_enough_words": _("The word list needs at least %(needed)s different words."),
+    # The engine's only "needed" is a board's worth of words.
+    "not_enough_words": ngettext_lazy(
+        "The word list needs at least %(needed)s different word.",
+        "The word list needs at least %(needed)s different words.",
+        BOARD_SIZE,
+    ),
     "clue_empty": _("The clue is empty."),
     "clue_bad_character": _("The clue contains an invisible or control character."),
     "clue_has_space": _("The clue must be a single word."),

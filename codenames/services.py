@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from codenames import engine
 from codenames.messages import ENGINE_MESSAGES
@@ -173,7 +174,15 @@ def set_house_rules(room: Room, options: dict[str, Any]) -> None:
     if "notes" in options:
         notes = options["notes"]
         if not isinstance(notes, str) or len(notes) > NOTES_MAX:
-            raise RoomError("bad_rules", _("House notes are at most %(limit)s characters."), limit=NOTES_MAX)
+            raise RoomError(
+                "bad_rules",
+                ngettext_lazy(
+                    "House notes are at most %(limit)s character.",
+                    "House notes are at most %(limit)s characters.",
+                    NOTES_MAX,
+                ),
+                limit=NOTES_MAX,
+            )
         # Keep line breaks; drop other control characters that could garble the panel.
         current["notes"] = "".join(ch for ch in notes if ch in "\n\t" or ch.isprintable()).strip()
     for name, seconds in DEFAULT_SECONDS.items():

@@ -111,8 +111,11 @@ def deal(room: Room, players: list[Player], *, mode: str | None, seed: int, rece
     words = fresh_words(
         pack, [_keywords_of(state) for state in recent], 4 if chosen is engine.Mode.INTERCEPTOR else 8
     )
+    bots = [p.public_id for p in seated if p.bot]  # DC-8: a bot's submit starts no timer
     with rule_errors():
-        state = engine.new_game(words=words, seed=seed, white=white, black=black, rules=rules, now=now)
+        state = engine.new_game(
+            words=words, seed=seed, white=white, black=black, rules=rules, now=now, bots=bots
+        )
     return state, {"seat_teams": {p.public_id: p.team for p in seated}}
 
 

@@ -1,10 +1,11 @@
 """The browser's translations, in parts: the site's own strings for every page, and each
 game's strings loaded with the game's script.
 
-Django's catalogue sends every string of every script (26 KB in Italian) and the helpers
-for plurals and number formats that no script here uses; a room page would spend a
-quarter of its 100 KB on it. A part holds the strings that appear in its scripts' source:
-the site's (``static/js/``) or one game's (its app's ``static/``).
+Django's catalogue sends every string of every script (26 KB in Italian) and helpers for
+number formats that no script here uses; a room page would spend a quarter of its 100 KB
+on it. Plurals get one small helper of our own (``ngettext``). A part holds the strings
+that appear in its scripts' source: the site's (``static/js/``) or one game's (its app's
+``static/``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,19 @@ from django.views.i18n import JavaScriptCatalog
 from rooms.games import game_names, get_game
 
 # The helpers, once per page (the site's part): gettext looks a string up in the parts
-# loaded so far; interpolate fills "%(name)s" (named) or "%s" in turn.
+# loaded so far; interpolate fills "%(name)s" (named) or "%s" in turn; ngettext picks a
+# count's form by the language's own rule (PLURAL: the expression in n of its catalogue's
+# Plural-Forms), as Italian's "1 rimasto", "0 rimasti" and Portuguese's "0 restante".
 _HELPERS = (
     "window.gettext=function(m){var v=window.wordroomsCatalog[m];"
     "return typeof v==='string'?v:Array.isArray(v)?v[0]:m};"
     "window.interpolate=function(f,o,named){if(named)return f.replace(/%\\((\\w+)\\)s/g,"
     "function(_,k){return String(o[k])});var i=0;return f.replace(/%s/g,function(){return String(o[i++])})};"
+    "window.ngettext=function(s,p,n){var v=window.wordroomsCatalog[s],i=(PLURAL);"
+    "i=typeof i==='boolean'?(i?1:0):i;return Array.isArray(v)&&v[i]?v[i]:n==1?s:p};"
 )
+# English, and any language whose catalogue does not say: one form for 1, another for the rest.
+_DEFAULT_PLURAL = "(n != 1)"
 
 
 def _sources(root: Path) -> str:
@@ -81,5 +88,6 @@ class CataloguePart(JavaScriptCatalog):
         strings = strings.replace("</", "<\\/")
         body = f"window.wordroomsCatalog=Object.assign(window.wordroomsCatalog||{{}},{strings});"
         if self.part == "site":
-            body += _HELPERS
+            # The rule comes from our own catalogues' headers (never from a request).
+            body += _HELPERS.replace("PLURAL", context.get("plural") or _DEFAULT_PLURAL)
         return HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from rooms.errors import RoomError
 from rooms.games import get_game
@@ -41,7 +42,15 @@ def clean_text(raw: object) -> str:
     if not text:
         raise RoomError("chat_empty", _("Type something to say."))
     if len(text) > MAX_TEXT:
-        raise RoomError("chat_too_long", _("Messages are at most %(limit)s characters."), limit=MAX_TEXT)
+        raise RoomError(
+            "chat_too_long",
+            ngettext_lazy(
+                "Messages are at most %(limit)s character.",
+                "Messages are at most %(limit)s characters.",
+                MAX_TEXT,
+            ),
+            limit=MAX_TEXT,
+        )
     return text
 
 

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from rooms.changes import bump, locked_room
 from rooms.errors import RoomError
@@ -44,7 +45,15 @@ def clean_name(raw: object) -> str:
     if not text:
         raise RoomError("bad_name", _("Please type a name."))
     if len(text) > NAME_MAX_LENGTH:
-        raise RoomError("bad_name", _("Names are at most %(limit)s characters."), limit=NAME_MAX_LENGTH)
+        raise RoomError(
+            "bad_name",
+            ngettext_lazy(
+                "Names are at most %(limit)s character.",
+                "Names are at most %(limit)s characters.",
+                NAME_MAX_LENGTH,
+            ),
+            limit=NAME_MAX_LENGTH,
+        )
     return text
 
 
@@ -82,7 +91,11 @@ def room_join(
             if room.players.filter(bot=False).count() >= settings.MAX_PLAYERS_PER_ROOM:
                 raise RoomError(
                     "room_full",
-                    _("This room is full (%(limit)s people): open another room."),
+                    ngettext_lazy(
+                        "This room is full (%(limit)s person): open another room.",
+                        "This room is full (%(limit)s people): open another room.",
+                        settings.MAX_PLAYERS_PER_ROOM,
+                    ),
                     limit=settings.MAX_PLAYERS_PER_ROOM,
                 )
             player = Player.objects.create(room=room, uid=uid, name=name)
@@ -258,7 +271,11 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
     if kind == "too_long":
         return RoomError(
             "bad_words",
-            _("“%(word)s” is too long: at most %(limit)s characters."),
+            ngettext_lazy(
+                "“%(word)s” is too long: at most %(limit)s character.",
+                "“%(word)s” is too long: at most %(limit)s characters.",
+                rules.max_length,
+            ),
             word=word,
             limit=rules.max_length,
         )
@@ -268,4 +285,8 @@ def _words_error(reason: str, rules: WordRules) -> RoomError:
         )
     if kind == "bad_character":
         return RoomError("bad_words", _("“%(word)s” contains an invisible or control character."), word=word)
-    return RoomError("bad_words", _("At most %(limit)s words."), limit=OWN_WORDS_MAX)
+    return RoomError(
+        "bad_words",
+        ngettext_lazy("At most %(limit)s word.", "At most %(limit)s words.", OWN_WORDS_MAX),
+        limit=OWN_WORDS_MAX,
+    )

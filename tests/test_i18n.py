@@ -134,3 +134,132 @@ def test_javascript_catalogue_is_served_in_each_language_in_parts() -> None:
             if used_by:
                 assert entry.msgid in site or all(entry.msgid in {"codenames": codenames,
                     "decrypto": decrypto}[part] for part in used_by), entry.msgid  # fmt: skip
+
+
+# Issue 23: counts in each language's plural form ("Rossi: 1 rimasti" was Italian for one agent).
+# (domain, singular, plural): every string that shows a number of things.
+COUNTS = [
+    ("djangojs", "%(n)s left", "%(n)s left"),
+    ("djangojs", "%(n)s more guess", "%(n)s more guesses"),
+    ("djangojs", "%(n)s keyword guessed", "%(n)s keywords guessed"),
+    ("djangojs", "%(n)s line from muted people hidden", "%(n)s lines from muted people hidden"),
+    ("djangojs", "Chat, %(n)s unread", "Chat, %(n)s unread"),
+    ("djangojs", "Words: %(language)s, %(n)s of your own", "Words: %(language)s, %(n)s of your own"),
+    (
+        "djangojs",
+        "Used from the next game, which needs at least %(n)s of your own word.",
+        "Used from the next game, which needs at least %(n)s of your own words.",
+    ),
+    (
+        "djangojs",
+        "Timer: when one Encryptor has sent, the other has %(n)s second.",
+        "Timer: when one Encryptor has sent, the other has %(n)s seconds.",
+    ),
+    ("djangojs", "At most %(n)s character.", "At most %(n)s characters."),
+    ("django", "A room can have at most %(limit)s bot.", "A room can have at most %(limit)s bots."),
+    ("django", "Names are at most %(limit)s character.", "Names are at most %(limit)s characters."),
+    (
+        "django",
+        "This room is full (%(limit)s person): open another room.",
+        "This room is full (%(limit)s people): open another room.",
+    ),
+    (
+        "django",
+        "“%(word)s” is too long: at most %(limit)s character.",
+        "“%(word)s” is too long: at most %(limit)s characters.",
+    ),
+    ("django", "At most %(limit)s word.", "At most %(limit)s words."),
+    ("django", "Messages are at most %(limit)s character.", "Messages are at most %(limit)s characters."),
+    (
+        "django",
+        "House notes are at most %(limit)s character.",
+        "House notes are at most %(limit)s characters.",
+    ),
+    (
+        "django",
+        "The word list needs at least %(needed)s different word.",
+        "The word list needs at least %(needed)s different words.",
+    ),
+]
+# Numbers in scripts' gettext strings that count nothing: ordinals, labels, a unit ("s").
+NOT_COUNTS = {
+    "%(team)s's keyword %(n)s",
+    "Codenames · game %(n)s",
+    "Decrypto · game %(n)s",
+    "Digit for clue %(n)s",
+    "Interceptions %(n)s/2",
+    "Miscommunications %(n)s/2",
+    "R%(n)s",
+    "Reconnecting in %(s)s s…",
+    "Round %(r)s of %(n)s",
+    "Round %(r)s",
+    "Your team's private note on position %(n)s",
+    "code, round %(r)s",
+    "shared victories: %(n)s",
+}
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _scripts() -> str:
+    from rooms.catalogue import part_sources
+
+    return "\n".join(part_sources(part) for part in ("site", "codenames", "decrypto"))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_issue23_every_count_has_both_plural_forms_in_every_catalogue(locale: str) -> None:
+    catalogues = {domain: _po(locale, domain) for domain in DOMAINS}
+    for domain, singular, plural in COUNTS:
+        entry = catalogues[domain].find(singular)
+        assert entry is not None and entry.msgid_plural == plural, (locale, singular)
+        forms = entry.msgstr_plural
+        assert sorted(forms) == [0, 1] and all(forms.values()), (locale, singular, forms)
+        for form in forms.values():  # the same placeholders, the count among them
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(plural)), (locale, form)
+
+
+def test_issue23_scripts_build_counts_with_ngettext_only() -> None:
+    """Browser-free: each count reaches the page through ngettext (both forms in the source,
+    for makemessages), and no script picks a form itself or sends a count through gettext."""
+    source = _scripts()
+    for domain, singular, plural in COUNTS:
+        if domain == "djangojs":
+            assert f'ngettext("{singular}", "{plural}", ' in source, singular
+    assert not re.search(r"[=!]==? ?1 \? (?:_|interpolate)\(", source)  # English's rule only
+    counted = set(re.findall(r'\b_\("([^"]*%\((?:n|count|s)\)s[^"]*)"\)', source))
+    assert counted <= NOT_COUNTS, counted - NOT_COUNTS
+
+
+@pytest.mark.parametrize(
+    ("language", "rule", "forms"),
+    [
+        ("it", "(n != 1)", ["%(n)s rimasto", "%(n)s rimasti"]),
+        ("pt-br", "(n > 1)", None),
+        ("en", "(n != 1)", None),
+    ],
+)
+def test_issue23_the_browser_gets_each_languages_plural_rule_and_forms(
+    language: str, rule: str, forms: list[str] | None
+) -> None:
+    site = Client(HTTP_ACCEPT_LANGUAGE=language).get("/jsi18n/").content.decode()
+    assert "window.ngettext=function(s,p,n)" in site and f"i=({rule});" in site
+    codenames = _catalogue_part(language, "/jsi18n/codenames/")
+    if forms is not None:
+        assert codenames["%(n)s left"] == forms
+    if language == "en":
+        assert "%(n)s left" not in codenames  # English falls back to the source's two forms
+
+
+@pytest.mark.parametrize(
+    ("limit", "text"), [(1, "al massimo 1 carattere."), (30, "al massimo 30 caratteri.")]
+)
+def test_issue23_server_messages_count_in_the_readers_language(limit: int, text: str) -> None:
+    from rooms.games import WordRules
+    from rooms.i18n import render_message
+    from rooms.services import _words_error
+
+    error = _words_error("too_long:abc", WordRules(minimum=8, max_length=limit, spaces=False))
+    assert render_message(error.message, error.params, "it") == f"“abc” è troppo lunga: {text}"
+    assert render_message(error.message, error.params, "en").endswith(
+        "at most 1 character." if limit == 1 else f"at most {limit} characters."
+    )

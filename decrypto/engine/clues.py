@@ -32,7 +32,7 @@ def submit_clues(state: State, player: str, team: Team, clues: Sequence[str], no
         if problem is not None:
             raise RuleError(problem, _MESSAGES[problem], position=index + 1)  # no echo of a keyword
     state = _with_turn(state, team, replace(turn, clues=written, submitted=True))
-    return _after_submit(state, now)
+    return _after_submit(state, player, now)
 
 
 def deadline(state: State) -> float | None:
@@ -106,12 +106,13 @@ def _with_turn(state: State, team: Team, turn: Turn) -> State:
     return replace(state, turns=state.turns.set(team, turn))
 
 
-def _after_submit(state: State, now: float) -> State:
-    """Both sets in: White's code is guessed first (DC-9). One in: the timer starts (DC-8)."""
+def _after_submit(state: State, player: str, now: float) -> State:
+    """Both sets in: White's code is guessed first (DC-9). One in: the timer starts (DC-8),
+    unless a bot sent it: a bot writes in seconds, and its speed must not rush a person."""
     pending = [t for t in TEAMS if (turn := state.turns[t]) is not None and not turn.submitted]
     if not pending:
         return start_guessing(replace(state, deadline=None), Team.WHITE)
     timer = state.rules.timer
-    if timer is not None and state.deadline is None:
+    if timer is not None and state.deadline is None and player not in state.bots:
         return replace(state, deadline=float(now + timer))
     return state

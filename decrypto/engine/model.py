@@ -205,6 +205,9 @@ class State:
     history: tuple[Reveal, ...] = ()
     tiebreak: Tiebreak | None = None
     result: Outcome | None = None
+    bots: frozenset[str] = frozenset()
+    """The roster's bot players, fixed at the deal like the rosters: a bot's submit starts no
+    person's timer (DC-8)."""
 
     def team_of(self, player: str | None) -> Team | None:
         for team in TEAMS:

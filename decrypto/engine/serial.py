@@ -58,6 +58,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "result": None
         if state.result is None
         else {"winners": sorted(t.value for t in state.result.winners), "reason": state.result.reason},
+        "bots": sorted(state.bots),
     }
 
 
@@ -96,6 +97,8 @@ def _state_in(data: dict[str, Any]) -> State:
         result=None
         if result is None
         else Outcome(frozenset(Team(t) for t in result["winners"]), str(result["reason"])),
+        # Saved before bots were recorded: nobody counts as a bot, so every submit is timed.
+        bots=frozenset(map(str, data.get("bots", ()))),
     )
 
 

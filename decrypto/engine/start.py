@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from .deck import draw_code, draw_keywords
@@ -32,12 +32,14 @@ def new_game(
     black: Sequence[str],
     rules: Rules = DEFAULT_RULES,
     now: float = 0.0,
+    bots: Iterable[str] = (),
 ) -> State:
     """A game in round 1, clues phase, with keywords and the first codes drawn.
 
     `white`/`black` are player ids in rotation order (DC-5). In INTERCEPTOR mode
     `white` is the team of two and `black` the lone Interceptor (DC-40).
     `now` is accepted for symmetry with `apply`; nothing is timed before a submit.
+    `bots`: the players who are bots; their submits start no timer (DC-8).
     Every keyword and code derives from `seed`: pass an unguessable one (e.g.
     `secrets.randbits(128)`), or a player could search small seeds for their own
     keywords and so learn the opponents' keywords and codes.
@@ -50,7 +52,16 @@ def new_game(
         TeamState(order=tuple(white), keywords=keywords[:4]),
         TeamState(order=tuple(black), keywords=() if interceptor else keywords[4:]),
     )
-    state = State(rules=rules, seed=seed, round=0, phase=Phase.CLUES, teams=teams, turns=Pair(None, None))
+    seated = set(white) | set(black)
+    state = State(
+        rules=rules,
+        seed=seed,
+        round=0,
+        phase=Phase.CLUES,
+        teams=teams,
+        turns=Pair(None, None),
+        bots=frozenset(b for b in bots if b in seated),
+    )
     return start_round(state)
 
 

@@ -2,7 +2,7 @@
 // them (chatpanel.js, with its stylesheet) loads the first time someone opens it, so a
 // page whose player never chats carries only this. The server decides who reads what
 // (docs/protocol.md, "Table talk"); mutes are this screen's own, kept per room.
-import { _, h, interpolate } from "./dom.js";
+import { _, h, interpolate, ngettext } from "./dom.js";
 
 const KEEP = 200; // lines held per channel on this screen
 
@@ -30,7 +30,7 @@ function drawBadge() {
   const count = chat.open ? chat.unread.room + chat.unread.team - chat.unread[chat.tab] : chat.unread.room + chat.unread.team;
   badge.hidden = count === 0;
   badge.textContent = count > 99 ? "99+" : String(count);
-  toggle.setAttribute("aria-label", count ? interpolate(_("Chat, %(n)s unread"), { n: count }) : _("Chat"));
+  toggle.setAttribute("aria-label", count ? interpolate(ngettext("Chat, %(n)s unread", "Chat, %(n)s unread", count), { n: count }) : _("Chat"));
 }
 
 export function redraw() {

@@ -1,6 +1,6 @@
 // The chat drawer (chat.js loads it on first use): the room's channel and the player's
 // team's, quick reactions, muting a person on this screen.
-import { _, h, interpolate, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
+import { _, h, interpolate, ngettext, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 
 const REACTIONS = ["👍", "😂", "😮", "🤔", "👏", "🙈"];
 
@@ -77,7 +77,7 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     const hidden = held.length - shown.length;
     const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     list.replaceChildren(...shown.map(lineItem),
-      hidden ? h("li", { class: "chat-muted-note", text: interpolate(_("%(n)s lines from muted people hidden"), { n: hidden }) }) : null);
+      hidden ? h("li", { class: "chat-muted-note", text: interpolate(ngettext("%(n)s line from muted people hidden", "%(n)s lines from muted people hidden", hidden), { n: hidden }) }) : null);
     if (!held.length) {
       list.append(h("li", { class: "chat-empty", text: chat.tab === "team" ? _("Only your team reads this channel.") : _("Everyone in the room reads this channel.") }));
     }

@@ -4,6 +4,11 @@
 export const _ = (text) => (window.gettext ? window.gettext(text) : text);
 export const interpolate = (fmt, obj) =>
   window.interpolate ? window.interpolate(fmt, obj, true) : fmt.replace(/%\((\w+)\)s/g, (m, k) => String(obj[k]));
+// A count's text in the language's form for it (Italian "1 rimasto", "3 rimasti"), never
+// `n === 1 ? … : …`: Brazilian Portuguese says "0 restante". Called by this name, with
+// literal strings, so that makemessages finds both forms.
+export const ngettext = (singular, plural, n) =>
+  window.ngettext ? window.ngettext(singular, plural, n) : n === 1 ? singular : plural;
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

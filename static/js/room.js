@@ -1,5 +1,5 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate, syncClock, serverNow, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
+import { _, h, toast, announce, interpolate, ngettext, syncClock, serverNow, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
 import { part, forget, keeping } from "./view.js";
 import { modules, knows, loadGame, useStylesheet } from "./games.js";
@@ -304,7 +304,7 @@ function renderWords() {
     mode.value = options.mode;
     const text = h("textarea", { id: "words-text", rows: 4, placeholder: _("One word per line, or separated by commas") });
     return h("details", { class: "words" },
-      h("summary", { text: interpolate(_("Words: %(language)s, %(count)s of your own"), { language: LANGUAGES[state.language] || state.language, count: options.count || 0 }) }),
+      h("summary", { text: interpolate(ngettext("Words: %(language)s, %(n)s of your own", "Words: %(language)s, %(n)s of your own", options.count || 0), { language: LANGUAGES[state.language] || state.language, n: options.count || 0 }) }),
       h("label", { for: "words-language" }, _("Language of the words")), language,
       h("form", { onsubmit: (event) => {
         event.preventDefault();
@@ -312,7 +312,7 @@ function renderWords() {
       } },
       h("label", { for: "words-mode" }, _("Deal from")), mode,
       h("label", { for: "words-text" }, _("Your own words")), text,
-      h("p", { class: "hint", text: interpolate(_("Used from the next game, which needs at least %(n)s of your own words."), { n: state.seating.words_minimum }) }),
+      h("p", { class: "hint", text: interpolate(ngettext("Used from the next game, which needs at least %(n)s of your own word.", "Used from the next game, which needs at least %(n)s of your own words.", state.seating.words_minimum), { n: state.seating.words_minimum }) }),
       h("button", { type: "submit", id: "words-save" }, _("Save words"))));
   });
 }

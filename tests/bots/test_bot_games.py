@@ -73,9 +73,9 @@ def test_bots_see_only_their_seats_view_and_explain_only_after_the_game(monkeypa
     seen: list[tuple[str, dict[str, Any]]] = []
     decide = bot_play.codenames.decide
 
-    def spy(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+    def spy(view: dict[str, Any], me: str, team: str, role: str, table: Any, **options: Any) -> Any:
         seen.append((role, view))
-        return decide(view, me, team, role, table)
+        return decide(view, me, team, role, table, **options)
 
     monkeypatch.setattr(bot_play.codenames, "decide", spy)
     bots = MODES["standard"]
@@ -132,6 +132,67 @@ def test_bot_seats_follow_the_seat_rules() -> None:
     with pytest.raises(RoomError) as gone:
         seats.remove_bot(slug="bots-seats", uid="ada", bot=bot.public_id)
     assert gone.value.code == "no_such_bot"
+
+
+def _operative_moves(monkeypatch: Any) -> list[tuple[str, str, int | None]]:
+    """Every bot operative's move as it reaches the room: (bot, action, card)."""
+    moves: list[tuple[str, str, int | None]] = []
+    act = play.act
+
+    def recording(
+        room: Room, players: list[Player], player: Player, message: dict[str, Any], **kw: Any
+    ) -> Any:
+        if player.bot and player.role == "operative":
+            moves.append((player.public_id, message["action"], message.get("position")))
+        return act(room, players, player, message, **kw)
+
+    monkeypatch.setattr(play, "act", recording)
+    return moves
+
+
+def _think_per_card(moves: list[tuple[str, str, int | None]]) -> float:
+    """The bots' think time per covered card: one per bot move (BOT_THINK_SECONDS each)."""
+    cards = sum(1 for _bot, action, _card in moves if action == "confirm")
+    touches = sum(1 for _bot, action, _card in moves if action in ("propose", "confirm"))
+    return touches / cards * bot_play.think_seconds()
+
+
+@pytest.mark.parametrize("mode", ["standard", "three"])
+def test_cn16_a_bot_operative_alone_confirms_without_the_propose_pause(mode: str, monkeypatch: Any) -> None:
+    moves = _operative_moves(monkeypatch)
+    _room(f"bots-alone-{mode}", "en", MODES[mode])
+    _deal_and_leave(f"bots-alone-{mode}", MODES[mode])
+    assert _run(f"bots-alone-{mode}").finished
+    assert moves and not [m for m in moves if m[1] == "propose"]
+    per_card = _think_per_card(moves)
+    print(
+        f"\n{mode}, no person guessing: {per_card:.1f} s of think time per card,"
+        f" {3 * per_card:.1f} s per 3 cards"
+    )
+    assert per_card == bot_play.think_seconds()
+
+
+def test_cn16_a_bot_operative_proposes_first_when_a_person_guesses_with_it(monkeypatch: Any) -> None:
+    moves = _operative_moves(monkeypatch)
+    slug = "bots-shared"
+    services.room_join(slug=slug, uid="ada", name="Ada", game="codenames", language="en", seat="red")
+    for team, role in MODES["standard"]:
+        seats.add_bot(slug=slug, uid="ada", team=team, role=role)
+    with changes.locked_room(slug) as room:
+        ada = Player.objects.get(room=room, uid="ada")
+        play.act(room, changes.room_players(room), ada, {"action": "start_game"})
+    # Ada never touches a card: her bot teammate still plays, one proposal before each card.
+    assert _run(slug).finished
+    red_bot = Player.objects.get(room__slug=slug, bot=True, team="red", role="operative").public_id
+    red = [(action, card) for bot, action, card in moves if bot == red_bot]
+    blue = [m for m in moves if m[0] != red_bot]
+    confirmed = [i for i, (action, _card) in enumerate(red) if action == "confirm"]
+    assert confirmed and all(i > 0 and red[i - 1] == ("propose", red[i][1]) for i in confirmed)
+    assert blue and not [m for m in blue if m[1] == "propose"]  # blue's bot guesses alone
+    print(
+        f"\nwith a person guessing: {_think_per_card([m for m in moves if m[0] == red_bot]):.1f} s"
+        f" of think time per card; alone: {_think_per_card(blue):.1f} s"
+    )
 
 
 DECRYPTO_MODES = {
@@ -231,6 +292,45 @@ def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_perso
     assert all(digit in (1, 2, 3, 4) for digit in draft) and len(set(draft)) == 3
 
 
+def _ada_and_three_bots(slug: str) -> None:
+    """Ada and a bot against two bots; Ada joined first, so she encrypts in round 1 (DC-5)."""
+    services.room_join(slug=slug, uid="ada", name="Ada", game="decrypto", language="en", seat="white")
+    for team in ("white", "black", "black"):
+        seats.add_bot(slug=slug, uid="ada", team=team, role="player")
+    _as_ada(slug, {"action": "start_game"})
+
+
+def test_dc8_bot_submission_starts_no_timer() -> None:
+    slug = "dc8-bot-first"
+    _ada_and_three_bots(slug)
+    _run_decrypto(slug)  # Black's bot Encryptor submits within its think time
+    record = DecryptoGame.objects.get(room__slug=slug)
+    assert record.state["turns"]["black"]["submitted"] and not record.state["turns"]["white"]["submitted"]
+    assert record.state["deadline"] is None and record.deadline is None  # Ada is not rushed
+    assert sorted(record.state["bots"]) == sorted(
+        p.public_id for p in Player.objects.filter(room__slug=slug, bot=True)
+    )
+    _as_ada(
+        slug, {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["alpha", "bravo", "delta"]}
+    )
+    assert DecryptoGame.objects.get(room__slug=slug).state["phase"] == "guess"
+
+
+def test_dc8_a_persons_submission_starts_the_bot_teams_timer() -> None:
+    slug = "dc8-person-first"
+    _ada_and_three_bots(slug)
+    before = time.time()
+    _as_ada(
+        slug, {"action": "submit_clues", "round": 1, "phase": "clues", "clues": ["alpha", "bravo", "delta"]}
+    )
+    record = DecryptoGame.objects.get(room__slug=slug)
+    due = record.state["deadline"]
+    assert due is not None and record.deadline is not None
+    assert before + 30 <= due <= time.time() + 30  # the room's default timer (DC-8)
+    _run_decrypto(slug)  # the bot beats its deadline
+    assert DecryptoGame.objects.get(room__slug=slug).state["phase"] == "guess"
+
+
 def test_bots_play_on_the_servers_clock_across_a_restart(redis_url: str) -> None:
     """No page open: a real server's clock makes the bots' moves in both games, and after a
     restart (mid-think: nothing held in memory) the next server carries on."""
@@ -277,9 +377,9 @@ def test_a_bot_decides_outside_the_rooms_lock_and_acts_only_on_what_it_saw(monke
     decide = bot_play.codenames.decide
     in_transaction: list[bool] = []
 
-    def thinking(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+    def thinking(view: dict[str, Any], me: str, team: str, role: str, table: Any, **options: Any) -> Any:
         in_transaction.append(connection.in_atomic_block)
-        return decide(view, me, team, role, table)
+        return decide(view, me, team, role, table, **options)
 
     monkeypatch.setattr(bot_play.codenames, "decide", thinking)
     later = time.time() + 3600
@@ -289,9 +389,9 @@ def test_a_bot_decides_outside_the_rooms_lock_and_acts_only_on_what_it_saw(monke
     assert Room.objects.get(slug="bots-think").version == before + 1
 
     # While the next bot thinks, a person changes the room: the bot's move is dropped.
-    def interrupted(view: dict[str, Any], me: str, team: str, role: str, table: Any) -> Any:
+    def interrupted(view: dict[str, Any], me: str, team: str, role: str, table: Any, **options: Any) -> Any:
         services.room_rename(slug="bots-think", uid="host", name="Host Again")
-        return decide(view, me, team, role, table)
+        return decide(view, me, team, role, table, **options)
 
     monkeypatch.setattr(bot_play.codenames, "decide", interrupted)
     state_before = CodenamesGame.objects.get(room__slug="bots-think").state

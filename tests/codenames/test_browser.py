@@ -192,6 +192,15 @@ def test_a_turn_in_italian_with_italian_words(daphne_server: Any, open_page: Any
     operative.wait_for_selector(f".card.mine[data-position='{own}']")
     operative.click(f".card[data-position='{own}']")
     operative.wait_for_selector(f".card.covered[data-position='{own}']")
+    # Issue 23: agents left in Italian's plural form, the count in bold where it goes.
+    saved = _saved(slug)
+    left = sum(
+        1 for who, by in zip(saved["key"], saved["covered_by"], strict=True) if who == team and by is None
+    )
+    assert left > 1 and operative.text_content(f".left-{team}").endswith(f"{left} rimasti")
+    assert operative.text_content(f".left-{team} strong") == str(left)
+    one = "n => window.interpolate(window.ngettext('%(n)s left', '%(n)s left', n), {n}, true)"
+    assert operative.evaluate(one, 1) == "1 rimasto"  # as the head says with one agent to go
     operative.click("#end-turn")
     operative.wait_for_selector("#end-turn", state="detached")
     assert _saved(slug)["team"] != team

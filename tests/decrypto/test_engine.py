@@ -162,6 +162,29 @@ def test_dc8_first_submit_starts_the_timer_for_the_other() -> None:
     assert view_for(state, player=None)["deadline"] == 130.0
 
 
+def test_dc8_bot_submission_starts_no_timer() -> None:
+    # b1, Black's first Encryptor, is a bot: it writes in seconds, and that must not rush
+    # White's person, who has not even read the code yet.
+    state = new_game(words=WORDS, seed=7, white=("w1", "w2"), black=("b1", "b2"), bots=("b1", "b2"))
+    assert state.bots == {"b1", "b2"}
+    state = submit(state, B, now=3.0)
+    assert deadline(state) is None and view_for(state, player="w1")["deadline"] is None
+    assert expire(state, now=10_000) is state  # White's person takes the time they need
+    assert submit(state, W, now=500.0).phase is Phase.GUESS
+
+
+def test_dc8_a_persons_submission_times_a_bot_encryptor_as_before() -> None:
+    state = new_game(words=WORDS, seed=7, white=("w1", "w2"), black=("b1", "b2"), bots=("b1", "b2"))
+    state = submit(state, W, now=100.0)
+    assert deadline(state) == 130.0
+    assert expire(state, now=130.0).phase is Phase.GUESS
+
+
+def test_dc8_bots_are_roster_players_only() -> None:
+    state = new_game(words=WORDS, seed=7, white=("w1", "w2"), black=("b1", "b2"), bots=("b1", "x9"))
+    assert state.bots == {"b1"}
+
+
 def test_dc8_expire_submits_the_partial_draft_at_the_deadline() -> None:
     state = game()
     draft = SaveDraft(round=1, phase="clues", clues=("half", "done"))

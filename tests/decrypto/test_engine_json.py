@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,11 +20,12 @@ from decrypto.engine import (
     TiebreakGuess,
     action_from_json,
     action_to_json,
+    new_game,
     state_from_json,
     state_to_json,
 )
 
-from .builders import B, W, game, play_round, submit
+from .builders import WORDS, B, W, game, play_round, submit
 
 ACTIONS = [
     SaveDraft(round=1, phase="clues", clues=("a", "")),
@@ -69,6 +71,14 @@ def test_state_json_round_trips_mid_game() -> None:
     data = json.loads(json.dumps(state_to_json(state)))
     assert state_from_json(data) == state
     assert state_from_json(data).deadline == 42.5  # DC-8: the deadline survives a restart
+
+
+def test_dc8_bot_seats_survive_a_restart_and_old_saves_load_without_them() -> None:
+    state = new_game(words=WORDS, seed=7, white=("w1", "w2"), black=("b1", "b2"), bots=("b2",))
+    data = json.loads(json.dumps(state_to_json(state)))
+    assert data["bots"] == ["b2"] and state_from_json(data) == state
+    del data["bots"]  # a game saved before bot seats were recorded
+    assert state_from_json(data) == replace(state, bots=frozenset())
 
 
 def test_broken_state_json_is_bad_state() -> None:

@@ -3,7 +3,7 @@
 //
 // The screen is a column of parts (view.js): each is redrawn only when the slice of the
 // state it shows changed, keeping the focus, the caret and what is being typed.
-import { _, h, interpolate, turnAlert, TEAM_SYMBOLS } from "./dom.js";
+import { _, h, interpolate, ngettext, turnAlert, TEAM_SYMBOLS } from "./dom.js";
 import { part, forget, slots } from "./view.js";
 import { countdown } from "./ui.js";
 import { IDENTITY, SYMBOL, TEAM, cur, myTurnToAct, numberText, roleWord, seatOf, statusText } from "./codenames/common.js";
@@ -117,9 +117,12 @@ export function render(container, state, ctx) {
   const el = slots(container, "cn", LAYOUT);
   part(el.head, { number: play.number, remaining: play.remaining }, ({ number, remaining }) =>
     h("div", { class: "game-head" }, h("h2", { text: interpolate(_("Codenames · game %(n)s"), { n: number }) }),
-      h("p", { class: "remaining" }, ["red", "blue"].map((team) =>
-        h("span", { class: `left left-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: `,
-          h("strong", { text: String(remaining[team]) }), ` ${_("left")}`)))));
+      h("p", { class: "remaining" }, ["red", "blue"].map((team) => {
+        // The count stands out in bold wherever the language puts it ("%(n)s left").
+        const [before, after = ""] = ngettext("%(n)s left", "%(n)s left", remaining[team]).split("%(n)s");
+        return h("span", { class: `left left-${team}` }, `${SYMBOL[team]} ${TEAM[team]}: ${before}`,
+          h("strong", { text: String(remaining[team]) }), after);
+      }))));
   const winner = over ? (play.mode === "coop" ? (play.winner ? play.rules.coop_team : null) : play.winner) : null;
   const bot = over || mine ? null : botActing(play, state.players);
   part(el.status, { turn: over ? winner || "none" : play.team, over, mine, badge: over ? (winner ? "★" : SYMBOL.assassin) : SYMBOL[play.team],

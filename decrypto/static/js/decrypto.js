@@ -4,7 +4,7 @@
 // The page is a fixed column of parts (view.js): each is redrawn only when the slice of
 // the state it shows changed, and inputs being typed in are patched, never rebuilt, so a
 // push caused by someone else never steals the focus or the caret from a player typing.
-import { _, h, interpolate, turnAlert, teamPicker, TEAM_NAMES } from "./dom.js";
+import { _, h, interpolate, ngettext, turnAlert, teamPicker, TEAM_NAMES } from "./dom.js";
 import { part, forget, slots } from "./view.js";
 import { countdown, scoreLine, houseRules as houseRulesPanel, checkField, secondsInput } from "./ui.js";
 import { DIGITS, OTHER, TASKS, cur, fmtCode, lookOf, seatColour, send, teamName, teamTag } from "./decrypto/common.js";
@@ -101,7 +101,7 @@ function timerSeconds(state) {
 
 function timerText(seconds) {
   return seconds === null ? _("No timer: the second Encryptor takes their time.")
-    : interpolate(_("Timer: when one Encryptor has sent, the other has %(s)s seconds."), { s: seconds });
+    : interpolate(ngettext("Timer: when one Encryptor has sent, the other has %(n)s second.", "Timer: when one Encryptor has sent, the other has %(n)s seconds.", seconds), { n: seconds });
 }
 
 // For the rules dialog: this room's house rules, above the game's rules.

@@ -1,5 +1,5 @@
 // Codenames' shared words and the rules of whose move it is, for every part of its screen.
-import { _, interpolate, TEAM_NAMES, TEAM_SYMBOLS } from "../dom.js";
+import { _, interpolate, ngettext, TEAM_NAMES, TEAM_SYMBOLS } from "../dom.js";
 
 export const SYMBOL = { ...TEAM_SYMBOLS, bystander: "—", assassin: "✖" };
 export const IDENTITY = { red: _("Red agent"), blue: _("Blue agent"), bystander: _("Bystander"), assassin: _("Assassin") };
@@ -43,7 +43,7 @@ function guessesText(play) {
     return play.guesses_made ? _("Keep guessing, or stop") : _("Guess as many as you can");
   }
   const n = play.guesses_left;
-  const text = n === 1 ? _("1 more guess") : interpolate(_("%(n)s more guesses"), { n });
+  const text = interpolate(ngettext("%(n)s more guess", "%(n)s more guesses", n), { n });
   return play.guesses_made ? interpolate(_("%(text)s, or stop"), { text }) : text;
 }
 

@@ -1,5 +1,5 @@
 // Decrypto's Encryptor: the code and the three clues (DC-7, DC-8, DC-16, DC-17).
-import { _, h, interpolate } from "../dom.js";
+import { _, h, interpolate, ngettext } from "../dom.js";
 import { fold } from "../ui.js";
 import { CLUE_MAX, cur, send, stamp } from "./common.js";
 
@@ -18,7 +18,7 @@ export function clueProblems(clues, taken, { submitting = false } = {}) {
   return clues.map((clue) => {
     const key = clueKey(clue);
     if (!key) return submitting ? _("Every clue needs some text.") : null;
-    if ([...clue].length > CLUE_MAX) return interpolate(_("At most %(n)s characters."), { n: CLUE_MAX });
+    if ([...clue].length > CLUE_MAX) return interpolate(ngettext("At most %(n)s character.", "At most %(n)s characters.", CLUE_MAX), { n: CLUE_MAX });
     if (keywords.has(looseKey(clue))) return _("A clue may not be one of your own keywords.");
     if (used.has(key)) return _("Your team has already used this clue in this game.");
     used.add(key);

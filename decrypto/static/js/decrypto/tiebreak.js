@@ -1,5 +1,5 @@
 // Decrypto's tie-break: guessing the opponents' keywords, then judging (DC-25).
-import { _, h, interpolate } from "../dom.js";
+import { _, h, interpolate, ngettext } from "../dom.js";
 import { DIGITS, OTHER, CLUE_MAX, cur, myTeam, send, stamp, teamName, teamTag } from "./common.js";
 
 // `play`: phase, seat, stamp, tiebreak and each team's keywords (`play.keywords`).
@@ -63,7 +63,7 @@ export function tiebreakSlot(play) {
   if (tb.scores) {
     // At the end every guess, match and acceptance is public: show how each team scored.
     parts.push(...["white", "black"].map((t) => h("div", { class: "dc-tb-result", dataset: { team: t } },
-      h("h4", {}, teamTag(t), " ", interpolate(_("%(n)s keywords guessed"), { n: tb.scores[t] })),
+      h("h4", {}, teamTag(t), " ", interpolate(ngettext("%(n)s keyword guessed", "%(n)s keywords guessed", tb.scores[t]), { n: tb.scores[t] })),
       h("ol", {}, (tb.guesses[t] || []).map((word, i) => {
         const hit = (tb.matches[t] || [])[i];
         const accepted = (tb.accepted[OTHER[t]] || []).includes(i + 1);
