@@ -34,7 +34,8 @@ def held_out(path: Path) -> bool:
 def language_of(path: Path) -> str | None:
     """The language a set's file name ends with (``people-codenames-pt-br.tsv``: pt-br)."""
     stem = path.stem
-    return next((code for code in sorted(LANGUAGES, key=len, reverse=True) if stem.endswith(f"-{code}")), None)
+    longest_first = sorted(LANGUAGES, key=len, reverse=True)
+    return next((code for code in longest_first if stem.endswith(f"-{code}")), None)
 
 
 def read_pairs(path: Path) -> list[tuple[str, str]]:
