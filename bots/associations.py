@@ -202,8 +202,8 @@ def parse(text: str, language: str) -> Table:
 # already in the Codenames layer have their own file; a Decrypto interceptor also profits
 # from knowing every word the Codenames layer knows.
 LAYERS = {
-    "codenames": ("codenames", "generated"),
-    "decrypto": ("codenames", "decrypto", "generated"),
+    "codenames": ("codenames", "links", "generated"),
+    "decrypto": ("codenames", "links", "decrypto", "generated"),
 }
 
 

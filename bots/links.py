@@ -40,6 +40,8 @@ ROOT_ENDINGS = {
 # The shortest root kept: three letters carry a word in English and Swedish ("sew", "sop"),
 # the Romance languages need four ("pesc", "nuot").
 MIN_ROOT = {"en": 3, "sv": 3}
+# English doubles these before an ending ("stirring", "flipped"); "ll" and "ss" stay.
+DOUBLED = "bdgmnprt"
 # Linking letters between the halves of a compound ("kärleksbrev", "dagsljus").
 LINKS = {"sv": ("s", "e", "a")}
 
@@ -57,8 +59,11 @@ def root(folded: str, language: str) -> str | None:
     shortest = MIN_ROOT.get(language, 4)
     for ending in ROOT_ENDINGS.get(language, ()):
         if folded.endswith(ending) and len(folded) - len(ending) >= shortest:
-            return folded[: -len(ending)]
-    return folded if len(folded) >= shortest + 1 else None
+            cut = folded[: -len(ending)]
+            if language == "en" and len(cut) > shortest and cut[-1] == cut[-2] and cut[-1] in DOUBLED:
+                return cut[:-1]  # "flipped", "digging": flip, dig
+            return cut
+    return folded if len(folded) >= shortest else None
 
 
 def halves(folded: str, known: set[str], language: str) -> tuple[str, str] | None:

@@ -85,6 +85,35 @@ def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int
     }
 
 
+# A pack word with fewer one-word links than this in the authored layers is thin: a
+# player's clue for it is likely to find nothing (issue 23: the gap report).
+THIN = 20
+
+
+def gap_report(language: str, below: int = THIN, show: int = 25) -> list[str]:
+    """The thinnest pack words of ``language``: one-word links written by hand (the ones a
+    player's clue can meet), then all links with the generated layer's; a summary last."""
+    pack = list(load_pack(str(PACKS), language))
+    authored = associations.table("codenames", language)
+    generated = associations.DATA / "generated" / f"{language}.tsv"
+    machine = associations.parse(generated.read_text(encoding="utf-8"), language) if generated.exists() else None
+    rows = []
+    for word in pack:
+        linked = authored.words.get(authored.by_key.get(associations.key(word), word), [])
+        by_hand = [a for a, weight in linked if weight >= associations.FLOOR]
+        one_word = [a for a in by_hand if not associations.links.parts(associations.key(a))]
+        rows.append((len(one_word), len(linked), word))
+    rows.sort()
+    thin = [row for row in rows if row[0] < below]
+    lines = [f"{language} {word}: {one} one-word by hand, {total} in all" for one, total, word in thin[:show]]
+    covered = sum(1 for word in pack if machine is not None and word in machine.words)
+    lines.append(
+        f"{language}: {len(thin)}/{len(pack)} pack words thin (< {below} one-word links by hand),"
+        f" mean {statistics.mean(row[0] for row in rows):.1f}; generated layer covers {covered}"
+    )
+    return lines
+
+
 def deal(pack: list[str], rng: random.Random) -> tuple[list[str], dict[str, str]]:
     words = rng.sample(pack, 25)
     kinds = ["red"] * 9 + ["blue"] * 8 + ["bystander"] * 7 + ["assassin"]
@@ -106,6 +135,10 @@ class Command(BaseCommand):
         cl.add_argument("--lang", choices=LANGUAGES, default="en")
         cl.add_argument("--boards", type=int, default=20)
         cl.add_argument("--seed", type=int, default=1)
+        gp = sub.add_parser("gaps", help="the pack words with thin association lists (issue 23)")
+        gp.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
+        gp.add_argument("--below", type=int, default=THIN, help="fewer one-word authored links than this")
+        gp.add_argument("--show", type=int, default=25, help="list at most this many words per language")
         bd = sub.add_parser("build", help="build the generated association layer (build-time tools)")
         bd.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         bd.add_argument("--mythes", type=Path, default=None, help="folder of the MyThes .dat files")
@@ -129,6 +162,12 @@ class Command(BaseCommand):
             return
         if options["what"] == "build":
             self.build(options)
+            return
+        if options["what"] == "gaps":
+            languages = LANGUAGES if options["lang"] == "all" else (options["lang"],)
+            for language in languages:
+                for line in gap_report(language, options["below"], options["show"]):
+                    self.stdout.write(line)
             return
         if options["what"] == "selfplay":
             from bots.selfplay import DECRYPTO_SEATS, SEATS, selfplay, selfplay_decrypto
