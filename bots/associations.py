@@ -113,7 +113,7 @@ class Table:
         several-word entries, the halves of compound entries, the roots of all."""
         self.memo.clear()
         single = {key(a) for linked in self.words.values() for a, _w in linked}
-        single = {a for a in single if not links.parts(a)}
+        single = {a for a in single if not links.parts(a)} | set(self.by_key)
         pieces: list[tuple[str, str, float]] = []
         for word, linked in self.words.items():
             own = key(word)
@@ -137,7 +137,7 @@ class Table:
                 slot = self.index.setdefault(form, {})
                 slot[word] = max(slot.get(word, 0.0), weight if form == piece else weight * INFLECTED)
         telling = {piece for piece, words in users.items() if len(words) <= COMMON_PART}
-        self.known = single | set(self.by_key) | telling
+        self.known = single | telling
 
     def _root(self, folded: str, word: str, weight: float) -> None:
         found = links.root(folded, self.language)

@@ -15,6 +15,8 @@ import re
 _SEPARATOR = re.compile(r"[\s\-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019.]+")
 # A word shorter than this says too little on its own ("de", "of", "i").
 MIN_PART = 3
+# The head of a compound may be shorter, when it is a known word: "is" of isbjörn.
+MIN_HEAD = 2
 # Derivational endings (folded), longest first per language: infinitives, gerunds,
 # participles, agent and action nouns. Not a stemmer: enough that a verb and its noun
 # ("costurar", "costura", "costureira") share a root.
@@ -69,16 +71,16 @@ def root(folded: str, language: str) -> str | None:
 def halves(folded: str, known: set[str], language: str) -> tuple[str, str] | None:
     """A one-word compound cut into two known words ("snogubbe": "sno", "gubbe"), the most
     even cut when several fit; None when no cut gives two known words."""
-    if len(folded) < 2 * MIN_PART or not folded.isalpha():
+    if len(folded) < MIN_HEAD + MIN_PART or not folded.isalpha():
         return None
     best: tuple[str, str] | None = None
-    for cut in range(MIN_PART, len(folded) - MIN_PART + 1):
+    for cut in range(MIN_HEAD, len(folded) - MIN_PART + 1):
         head, tail = folded[:cut], folded[cut:]
         if tail not in known:
             continue
         heads = [head] + [head[: -len(link)] for link in LINKS.get(language, ()) if head.endswith(link)]
         for candidate in heads:
-            if len(candidate) >= MIN_PART and candidate in known:
+            if len(candidate) >= MIN_HEAD and candidate in known:
                 if best is None or min(len(candidate), len(tail)) > min(len(best[0]), len(best[1])):
                     best = (candidate, tail)
     return best

@@ -183,3 +183,31 @@ def test_issue23_a_spymaster_never_gives_a_clue_whose_strongest_card_is_to_avoid
     scores = table.score(clue.word, visible)
     assert clue.word not in {"coffee", "night"}
     assert scores["cup"] > max(scores["café"], scores["bat"]) and clue.intended == ("cup",)
+
+
+def test_issue23_a_word_of_a_several_word_entry_evokes_its_card() -> None:
+    # GUARDA → chuva: "guarda-chuva" is listed under rain, so its first word points there,
+    # more faintly than the whole entry does; a word every card's entries share does not.
+    table = parse("chuva\tnuvem; guarda-chuva\nsol\tpraia; guarda-sol\nmar\tonda\n", "pt-br")
+    scores = table.score("guarda", ["chuva", "mar"])
+    assert 0 < scores["chuva"] < table.score("guarda-chuva", ["chuva"])["chuva"] and scores["mar"] == 0
+
+
+def test_issue23_a_half_of_a_compound_evokes_its_card_both_ways() -> None:
+    # "isbjörn" under björn: IS (a pack word too) points at björn. SNÖGUBBE, unknown as a whole, is cut into
+    # two known words and evokes what "snö" (a pack word) evokes: morot, through its list.
+    table = parse("björn\tide; isbjörn\nis\tkall\nsnö\tvinter; kall\nmorot\tkanin; snö; gubbe\n", "sv")
+    assert table.score("is", ["björn"])["björn"] > 0
+    assert table.score("snögubbe", ["morot", "björn"])["morot"] > 0
+    assert table.score("snögubbe", ["björn"])["björn"] == 0
+
+
+def test_issue23_a_verb_reaches_the_card_of_its_noun() -> None:
+    # COSTURAR → agulha: agulha lists "costura"; the verb shares its root. SEWING → thread
+    # through "sew", and FLIPPED → coin through "flip" (English doubles the consonant).
+    pt = parse("agulha\tlinha; costura\nmar\tonda\n", "pt-br")
+    assert pt.score("costurar", ["agulha", "mar"]) == {"agulha": pytest.approx(0.45 * 0.97), "mar": 0.0}
+    en = parse("thread\tneedle; sew\ncoin\tmoney; flip\nsea\twave\n", "en")
+    assert en.score("sewing", ["thread", "sea"])["thread"] > 0
+    assert en.score("flipped", ["coin", "sea"])["coin"] > 0
+    assert en.score("flipped", ["sea"])["sea"] == 0

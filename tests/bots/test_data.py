@@ -53,6 +53,30 @@ def test_every_decrypto_keyword_has_associations_it_does_not_give_away(language:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_the_peoples_links_layer_is_hand_written_for_pack_words(language: str) -> None:
+    path = associations.DATA / "links" / f"{language}.tsv"
+    header = path.read_text(encoding="utf-8")[:600]
+    assert "by hand (CC0 1.0)" in header
+    links = associations.parse(path.read_text(encoding="utf-8"), language)
+    pack = set(load_pack(str(ROOT / "codenames" / "words"), language))
+    assert set(links.words) <= pack and len(links.words) >= 400
+    # Read between the authored layer and the generated one, as strong as authored links.
+    table = associations.table("codenames", language)
+    for word, linked in list(links.words.items())[:50]:
+        assert all(weight >= associations.FLOOR for _a, weight in table.words[word][: len(linked)])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_gap_report_lists_the_thinnest_pack_words_first(language: str) -> None:
+    out = io.StringIO()
+    call_command("bots", "gaps", "--lang", language, "--below", "30", "--show", "5", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 6 and lines[-1].startswith(f"{language}: ") and "thin" in lines[-1]
+    counts = [int(line.split(": ")[1].split()[0]) for line in lines[:-1]]
+    assert counts == sorted(counts) and counts[0] < 30
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_generated_links_are_weaker_one_word_clues(language: str) -> None:
     generated = _authored("generated", language)
     assert len(generated.words) >= 200, len(generated.words)

@@ -96,7 +96,9 @@ def gap_report(language: str, below: int = THIN, show: int = 25) -> list[str]:
     pack = list(load_pack(str(PACKS), language))
     authored = associations.table("codenames", language)
     generated = associations.DATA / "generated" / f"{language}.tsv"
-    machine = associations.parse(generated.read_text(encoding="utf-8"), language) if generated.exists() else None
+    machine = (
+        associations.parse(generated.read_text(encoding="utf-8"), language) if generated.exists() else None
+    )
     rows = []
     for word in pack:
         linked = authored.words.get(authored.by_key.get(associations.key(word), word), [])
