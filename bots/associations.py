@@ -157,7 +157,9 @@ class Table:
         stem = links.root(base, self.language)
         for word, weight in self.rooted.get(stem, {}).items() if stem else ():
             found[word] = max(found.get(word, 0.0), weight)
-        cut = None if base in self.known else links.halves(base, self.known, self.language)
+        # A compound clue also evokes what its halves evoke, listed or not: INKWELL is "ink"
+        # with its own links (pen), though the entry "inkwell" names only ink.
+        cut = links.halves(base, self.known, self.language)
         for half in cut or ():
             for word, weight in self._direct(half).items():
                 found[word] = max(found.get(word, 0.0), weight * HALF)
