@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from bots import links
+
 DATA = Path(__file__).resolve().parent / "data"
 # The first association weighs 1.0, each next one a little less (the lists are ordered).
 STEP = 0.03
@@ -21,6 +23,15 @@ FLOOR = 0.4
 # A match through an inflected form counts a little less than the exact word.
 INFLECTED = 0.85
 MIN_STEM = 3
+# Links beyond the exact entries (bots.links), each a share of the entry's weight: a word
+# of a several-word entry ("guarda" of guarda-chuva), a half of a one-word compound ("is"
+# of isbjörn, or of a clue: SNÖGUBBE evokes what snö evokes), a verb of a listed noun
+# ("costurar": costura). Fainter than the entry, so an exact link elsewhere still wins.
+PART = 0.5
+HALF = 0.5
+ROOT = 0.45
+# A word found in the longer entries of this many pack words says nothing about any.
+COMMON_PART = 12
 
 # Endings tried when matching, per language (not a full lemmatiser: enough
 # to hear "gatti" as "gatto", "kittens" as "kitten", "flaskor" as "flaska").
@@ -68,6 +79,10 @@ class Table:
     removed: dict[str, set[str]] = field(default_factory=dict)
     # clue -> what it brings to mind: a Decrypto bot weighs the same clues many times a move
     memo: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
+    # root of a word (bots.links.root) -> {pack word: weight}: verb and noun of one family
+    rooted: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
+    # every one-word key the table knows: what a compound clue may be cut into
+    known: set[str] = field(default_factory=set, repr=False)
 
     def add(self, word: str, associations: list[str]) -> None:
         """Add a line of a layer. Entries are ``word`` (weighed by rank), ``word|0.3|relation``
@@ -93,6 +108,43 @@ class Table:
                 slot = self.index.setdefault(form, {})
                 slot[word] = max(slot.get(word, 0.0), strength)
 
+    def widen(self) -> None:
+        """Index the fainter links of ``bots.links`` once every layer is read: the words of
+        several-word entries, the halves of compound entries, the roots of all."""
+        self.memo.clear()
+        single = {key(a) for linked in self.words.values() for a, _w in linked}
+        single = {a for a in single if not links.parts(a)} | set(self.by_key)
+        pieces: list[tuple[str, str, float]] = []
+        for word, linked in self.words.items():
+            own = key(word)
+            for association, weight in linked:
+                folded = key(association)
+                found = links.parts(folded)
+                share = PART
+                if not found:
+                    cut = links.halves(folded, single, self.language)
+                    found, share = (list(cut) if cut else []), HALF
+                    self._root(folded, word, weight * ROOT)
+                pieces += [(piece, word, weight * share) for piece in found if piece != own]
+            self._root(own, word, ROOT)
+        users: dict[str, set[str]] = {}
+        for piece, word, _weight in pieces:
+            users.setdefault(piece, set()).add(word)
+        for piece, word, weight in pieces:
+            if len(users[piece]) > COMMON_PART:
+                continue
+            for form in forms(piece, self.language):
+                slot = self.index.setdefault(form, {})
+                slot[word] = max(slot.get(word, 0.0), weight if form == piece else weight * INFLECTED)
+        telling = {piece for piece, words in users.items() if len(words) <= COMMON_PART}
+        self.known = single | telling
+
+    def _root(self, folded: str, word: str, weight: float) -> None:
+        found = links.root(folded, self.language)
+        if found is not None:
+            slot = self.rooted.setdefault(found, {})
+            slot[word] = max(slot.get(word, 0.0), weight)
+
     def brings_to_mind(self, clue: str) -> dict[str, float]:
         """Every pack word ``clue`` evokes, with its strength (0..1)."""
         known = self.memo.get(clue)
@@ -100,6 +152,22 @@ class Table:
             return known
         if len(self.memo) > 50_000:
             self.memo.clear()  # a bound for a long-lived server that hears many clues
+        found = self._direct(clue)
+        base = key(clue)
+        stem = links.root(base, self.language)
+        for word, weight in self.rooted.get(stem, {}).items() if stem else ():
+            found[word] = max(found.get(word, 0.0), weight)
+        # A compound clue also evokes what its halves evoke, listed or not: INKWELL is "ink"
+        # with its own links (pen), though the entry "inkwell" names only ink.
+        cut = links.halves(base, self.known, self.language)
+        for half in cut or ():
+            for word, weight in self._direct(half).items():
+                found[word] = max(found.get(word, 0.0), weight * HALF)
+        self.memo[clue] = found
+        return found
+
+    def _direct(self, clue: str) -> dict[str, float]:
+        """What ``clue`` evokes through the index and, as a pack word, its own list."""
         found: dict[str, float] = {}
         for form in forms(clue, self.language):
             for word, weight in self.index.get(form, {}).items():
@@ -111,7 +179,6 @@ class Table:
                 other = self.by_key.get(key(association))
                 if other is not None:
                     found[other] = max(found.get(other, 0.0), weight)
-        self.memo[clue] = found
         return found
 
     def score(self, clue: str, words: list[str]) -> dict[str, float]:
@@ -128,6 +195,7 @@ def parse(text: str, language: str) -> Table:
         word, _, rest = line.partition("\t")
         associations = [a.strip() for a in rest.split(";") if a.strip()]
         table.add(unicodedata.normalize("NFC", word.strip()), associations)
+    table.widen()
     return table
 
 
@@ -136,8 +204,8 @@ def parse(text: str, language: str) -> Table:
 # already in the Codenames layer have their own file; a Decrypto interceptor also profits
 # from knowing every word the Codenames layer knows.
 LAYERS = {
-    "codenames": ("codenames", "generated"),
-    "decrypto": ("codenames", "decrypto", "generated"),
+    "codenames": ("codenames", "links", "generated"),
+    "decrypto": ("codenames", "links", "decrypto", "generated"),
 }
 
 

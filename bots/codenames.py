@@ -7,6 +7,8 @@ for the spymaster the key); neither ever sees the engine's state.
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,10 +23,39 @@ CONFIDENT = 0.45
 ASSASSIN_VETO = 0.3
 
 
+def _lot(clue: str, word: str) -> int:
+    # Ties are broken by a draw fixed by the clue and the word, never by where a card lies:
+    # the board's order is the dealer's, and a first card touched by default is a blind guess.
+    return zlib.crc32(f"{key(clue)}\0{key(word)}".encode())
+
+
 def rank(table: Table, clue: str, words: list[str]) -> list[tuple[str, float]]:
     """The board's words from the most to the least likely meant by ``clue``."""
     scores = table.score(clue, words)
-    return sorted(((w, scores[w]) for w in words), key=lambda pair: (-pair[1], words.index(pair[0])))
+    return sorted(((w, scores[w]) for w in words), key=lambda pair: (-pair[1], _lot(clue, pair[0])))
+
+
+def first_guess(
+    table: Table, clue: str, words: list[str], log: Sequence[dict[str, Any]] = (), team: str | None = None
+) -> str:
+    """The card an operative touches first (CN-12 makes one guess compulsory).
+
+    When the clue links no card at all, the table's faint layers included, the board is
+    read through the earlier clues of the log (CN-15): a card an earlier clue of ``team``
+    still points at may be a leftover agent, a card the opponents' clues point at is
+    likely theirs. Only then a draw, fixed by clue and word, never the first card dealt.
+    """
+    ranked = rank(table, clue, words)
+    if ranked[0][1] > 0:
+        return ranked[0][0]
+    ours: dict[str, float] = dict.fromkeys(words, 0.0)
+    theirs: dict[str, float] = dict.fromkeys(words, 0.0)
+    earlier = [entry for entry in log if entry.get("word") and key(entry["word"]) != key(clue)]
+    for entry in earlier:
+        side = ours if entry.get("team") == team else theirs
+        for word, score in table.score(entry["word"], words).items():
+            side[word] = max(side[word], score)
+    return min(words, key=lambda w: (-(ours[w] - theirs[w]), _lot(clue, w)))
 
 
 def guesses(table: Table, clue: str, number: int | None, words: list[str]) -> list[str]:
@@ -32,7 +63,7 @@ def guesses(table: Table, clue: str, number: int | None, words: list[str]) -> li
     and no more than the clue's number (the CN-13 extra guess is left to humans)."""
     ranked = rank(table, clue, words)
     limit = len(words) if number in (None, 0) else number
-    chosen = [ranked[0][0]]
+    chosen = [first_guess(table, clue, words)]
     chosen += [w for w, s in ranked[1:limit] if s >= CONFIDENT]
     return chosen
 
@@ -114,21 +145,43 @@ def choose_clue(
             best = (value, Clue(candidate, len(intended), tuple(intended)))
     if best is not None:
         return best[1]
+    if fallback is not None and fallback[0] > 0:
+        return fallback[1]
+    # No link of the team's words puts one of them ahead of every card to avoid: a clue
+    # whose strongest card is the opponents' or a bystander would send the operative there
+    # first. Any legal word of the table that points at an agent of ours first will do;
+    # else one that points at nothing, which the operative reads by elimination; only then
+    # the least bad link of our own.
+    blank: str | None = None
+    clear: Clue | None = None
+    for candidate in (a for a in _common_clues(table, legal) if a not in candidates):
+        scores = table.score(candidate, visible)
+        if max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0) >= ASSASSIN_VETO:
+            continue
+        danger = max((s for w, s in scores.items() if identities.get(w) != team), default=0.0)
+        strongest = max(own, key=lambda w: scores[w])
+        if scores[strongest] > danger:
+            return Clue(candidate, 1, (strongest,))
+        if blank is None and danger == 0:
+            blank = candidate
+        clear = clear or Clue(candidate, 1, (strongest,))
+    if blank is not None:
+        return Clue(blank, 1, (own[0],))
     if fallback is not None:
         return fallback[1]
-    for candidate in (a for a in _common_clues(table, legal) if a not in candidates):
+    if clear is not None:
         # Any legal word that keeps clear of the assassin beats one that evokes it.
-        scores = table.score(candidate, visible)
-        if max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0) < ASSASSIN_VETO:
-            return Clue(candidate, 1, (max(own, key=lambda w: scores[w]),))
+        return clear
     if desperate is not None:
         return desperate[1]
     raise ValueError("no legal clue at all: the table is empty")
 
 
 def _common_clues(table: Table, legal: Any) -> list[str]:
-    """Legal clues from anywhere in the table: the strongest few links of every word."""
-    return [a for linked in table.words.values() for a, _w in linked[:3] if legal(a)]
+    """Legal clues from anywhere in the table: the strongest few links of every word, then
+    the pack words off the board (each evokes its own list)."""
+    found = [a for linked in table.words.values() for a, _w in linked[:3] if legal(a)]
+    return found + [w for w in table.words if legal(w)]
 
 
 def decide(
@@ -177,10 +230,14 @@ def decide(
     if mine is not None:
         return {"action": "confirm", "turn": turn, "position": mine}, None
     clue, made = view["clue"], view["guesses_made"]
-    ranked = rank(table, clue["word"], [c["word"] for c in visible])
+    words = [c["word"] for c in visible]
+    ranked = rank(table, clue["word"], words)
     allowed = clue["number"] in (None, 0) or made < clue["number"]
     if made == 0 or (allowed and ranked[0][1] >= CONFIDENT):
-        position = next(c["position"] for c in visible if c["word"] == ranked[0][0])
+        # The first guess is owed (CN-12); later ones only on a confident link: past the
+        # first, ending the turn beats guessing (the else branch below).
+        chosen = ranked[0][0] if made else first_guess(table, clue["word"], words, view["log"][:-1], team)
+        position = next(c["position"] for c in visible if c["word"] == chosen)
         # CN-16 lets any operative confirm an unproposed card; the proposal is only a pause
         # for teammates, and a bot with none would spend a think time per card on it.
         return {"action": "propose" if shared else "confirm", "turn": turn, "position": position}, None

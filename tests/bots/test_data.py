@@ -53,6 +53,30 @@ def test_every_decrypto_keyword_has_associations_it_does_not_give_away(language:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_the_peoples_links_layer_is_hand_written_for_pack_words(language: str) -> None:
+    path = associations.DATA / "links" / f"{language}.tsv"
+    header = path.read_text(encoding="utf-8")[:600]
+    assert "by hand (CC0 1.0)" in header
+    links = associations.parse(path.read_text(encoding="utf-8"), language)
+    pack = set(load_pack(str(ROOT / "codenames" / "words"), language))
+    assert set(links.words) <= pack and len(links.words) >= 400
+    # Read between the authored layer and the generated one, as strong as authored links.
+    table = associations.table("codenames", language)
+    for word, linked in list(links.words.items())[:50]:
+        assert all(weight >= associations.FLOOR for _a, weight in table.words[word][: len(linked)])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_gap_report_lists_the_thinnest_pack_words_first(language: str) -> None:
+    out = io.StringIO()
+    call_command("bots", "gaps", "--lang", language, "--below", "30", "--show", "5", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 6 and lines[-1].startswith(f"{language}: ") and "thin" in lines[-1]
+    counts = [int(line.split(": ")[1].split()[0]) for line in lines[:-1]]
+    assert counts == sorted(counts) and counts[0] < 30
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_generated_links_are_weaker_one_word_clues(language: str) -> None:
     generated = _authored("generated", language)
     assert len(generated.words) >= 200, len(generated.words)
@@ -64,15 +88,43 @@ def test_generated_links_are_weaker_one_word_clues(language: str) -> None:
             assert board_conflict(association, [word], multi_word=False) is None, (word, association)
 
 
+def _figures(line: str) -> dict[str, float]:
+    words = line.split(": ", 1)[1].split()
+    return {name: float(value) for name, value in zip(words[0::2], words[1::2], strict=True)}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_evaluate_prints_the_operatives_accuracy_last(language: str) -> None:
+def test_evaluate_prints_the_operatives_accuracy_per_set(language: str) -> None:
     out = io.StringIO()
     pairs = ROOT / "bots" / "eval" / f"codenames-{language}.tsv"
-    call_command("bots", "evaluate", str(pairs), "--lang", language, "--boards", "1", stdout=out)
-    last = out.getvalue().splitlines()[-1].split()
-    assert last[0::2] == ["top1", "top2", "n"]
-    top1, top2, n = float(last[1]), float(last[3]), int(last[5])
-    assert 0 <= top1 <= top2 <= 1 and n >= 30
+    call_command("bots", "evaluate", str(pairs), "--boards", "1", stdout=out)
+    (line,) = out.getvalue().splitlines()
+    assert line.startswith(f"codenames-{language}.tsv [{language}] all: ")
+    figures = _figures(line)
+    assert 0 <= figures["top1"] <= figures["top2"] <= 1 and figures["n"] >= 30
+    assert 0 <= figures["no-link"] <= 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_peoples_clues_keep_a_held_out_third_reported_apart(language: str) -> None:
+    path = ROOT / "bots" / "eval" / f"people-codenames-{language}.tsv"
+    header = path.read_text(encoding="utf-8")[:800]
+    assert "never the bots' association tables" in header and "CC0" in header
+    pack = {associations.key(w) for w in load_pack(str(ROOT / "codenames" / "words"), language)}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    pairs = [line.split("\t") for line in lines if not line.startswith("#")]
+    assert len(pairs) >= 55 and all(associations.key(target) in pack for _clue, target in pairs)
+    # Each clue is legal with its target on the board (CN-10), as a player's would be.
+    assert all(board_conflict(clue, [target], multi_word=False) is None for clue, target in pairs)
+    out = io.StringIO()
+    call_command("bots", "evaluate", str(path), "--boards", "1", "--verbose", stdout=out)
+    lines = out.getvalue().splitlines()
+    parts = [line.split("] ", 1)[1].split(":")[0] for line in lines if "] " in line]
+    assert parts == ["all", "tuning", "held-out"]
+    assert _figures(lines[-1])["n"] == len(pairs) // 3
+    # Only the tuning part's misses are listed: no held-out clue is ever shown.
+    held = {clue for number, (clue, _t) in enumerate(pairs, 1) if number % 3 == 0}
+    assert not [line for line in lines if " → " in line and line.split(" → ")[0] in held]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

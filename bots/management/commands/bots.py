@@ -21,6 +21,23 @@ PACKS = Path(__file__).resolve().parents[3] / "codenames" / "words"
 LANGUAGES = ("en", "it", "pt-br", "ca", "sv")
 
 
+# A set whose header says so keeps every third pair (the 3rd, 6th, ...) out of tuning: the
+# authored layer is never grown from those, and their figure is reported apart (issue 23).
+HELD_OUT_MARK = "# Held out from tuning: every third pair"
+
+
+def held_out(path: Path) -> bool:
+    """Whether the set at ``path`` keeps every third pair out of tuning."""
+    return any(line.startswith(HELD_OUT_MARK) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+def language_of(path: Path) -> str | None:
+    """The language a set's file name ends with (``people-codenames-pt-br.tsv``: pt-br)."""
+    stem = path.stem
+    longest_first = sorted(LANGUAGES, key=len, reverse=True)
+    return next((code for code in longest_first if stem.endswith(f"-{code}")), None)
+
+
 def read_pairs(path: Path) -> list[tuple[str, str]]:
     pairs = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -39,7 +56,7 @@ def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int
     pack = list(load_pack(str(PACKS), language))
     table = associations.table("codenames", language)
     folded = {associations.key(w): w for w in pack}
-    top1 = top2 = total = 0
+    top1 = top2 = total = blind = 0
     misses: list[str] = []
     for index, (clue, target) in enumerate(pairs):
         word = folded.get(associations.key(target))
@@ -50,13 +67,53 @@ def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int
             rng = random.Random(f"{seed}:{index}:{board_number}")
             board = [word, *rng.sample(others, 24)]
             rng.shuffle(board)
-            ranked = [w for w, _score in rank(table, clue, board)]
+            scored = rank(table, clue, board)
+            ranked = [w for w, _score in scored]
+            blind += scored[0][1] == 0
             top1 += ranked[0] == word
             top2 += word in ranked[:2]
             total += 1
             if board_number == 0 and ranked[0] != word:
                 misses.append(f"{clue} → {word}: ranked {ranked.index(word) + 1}, first {ranked[0]}")
-    return {"top1": top1 / total, "top2": top2 / total, "n": len(pairs), "misses": misses}
+    return {
+        "top1": top1 / total,
+        "top2": top2 / total,
+        "n": len(pairs),
+        "misses": misses,
+        # boards where the clue linked to no card at all: the ranking alone cannot tell
+        "no_link": blind / total,
+    }
+
+
+# A pack word with fewer one-word links than this in the authored layers is thin: a
+# player's clue for it is likely to find nothing (issue 23: the gap report).
+THIN = 20
+
+
+def gap_report(language: str, below: int = THIN, show: int = 25) -> list[str]:
+    """The thinnest pack words of ``language``: one-word links written by hand (the ones a
+    player's clue can meet), then all links with the generated layer's; a summary last."""
+    pack = list(load_pack(str(PACKS), language))
+    authored = associations.table("codenames", language)
+    generated = associations.DATA / "generated" / f"{language}.tsv"
+    machine = (
+        associations.parse(generated.read_text(encoding="utf-8"), language) if generated.exists() else None
+    )
+    rows = []
+    for word in pack:
+        linked = authored.words.get(authored.by_key.get(associations.key(word), word), [])
+        by_hand = [a for a, weight in linked if weight >= associations.FLOOR]
+        one_word = [a for a in by_hand if not associations.links.parts(associations.key(a))]
+        rows.append((len(one_word), len(linked), word))
+    rows.sort()
+    thin = [row for row in rows if row[0] < below]
+    lines = [f"{language} {word}: {one} one-word by hand, {total} in all" for one, total, word in thin[:show]]
+    covered = sum(1 for word in pack if machine is not None and word in machine.words)
+    lines.append(
+        f"{language}: {len(thin)}/{len(pack)} pack words thin (< {below} one-word links by hand),"
+        f" mean {statistics.mean(row[0] for row in rows):.1f}; generated layer covers {covered}"
+    )
+    return lines
 
 
 def deal(pack: list[str], rng: random.Random) -> tuple[list[str], dict[str, str]]:
@@ -71,8 +128,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="what", required=True)
         ev = sub.add_parser("evaluate", help="operative top-1/top-2 accuracy on clue<TAB>target pairs")
-        ev.add_argument("pairs", type=Path)
-        ev.add_argument("--lang", choices=LANGUAGES, default="en")
+        ev.add_argument("pairs", type=Path, nargs="+", help="sets; the language is read from the name")
+        ev.add_argument("--lang", choices=LANGUAGES, default=None, help="when the file name does not tell")
         ev.add_argument("--boards", type=int, default=5, help="random boards per pair")
         ev.add_argument("--seed", type=int, default=1)
         ev.add_argument("--verbose", action="store_true", help="list the pairs missed on their first board")
@@ -80,6 +137,10 @@ class Command(BaseCommand):
         cl.add_argument("--lang", choices=LANGUAGES, default="en")
         cl.add_argument("--boards", type=int, default=20)
         cl.add_argument("--seed", type=int, default=1)
+        gp = sub.add_parser("gaps", help="the pack words with thin association lists (issue 23)")
+        gp.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
+        gp.add_argument("--below", type=int, default=THIN, help="fewer one-word authored links than this")
+        gp.add_argument("--show", type=int, default=25, help="list at most this many words per language")
         bd = sub.add_parser("build", help="build the generated association layer (build-time tools)")
         bd.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         bd.add_argument("--mythes", type=Path, default=None, help="folder of the MyThes .dat files")
@@ -98,15 +159,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["what"] == "evaluate":
-            pairs = read_pairs(options["pairs"])
-            result = evaluate(options["lang"], pairs, options["boards"], options["seed"])
-            if options["verbose"]:
-                for miss in result["misses"]:
-                    self.stdout.write(miss)
-            self.stdout.write(f"top1 {result['top1']:.2f} top2 {result['top2']:.2f} n {result['n']}")
+            for path in options["pairs"]:
+                self.evaluate_file(path, options)
             return
         if options["what"] == "build":
             self.build(options)
+            return
+        if options["what"] == "gaps":
+            languages = LANGUAGES if options["lang"] == "all" else (options["lang"],)
+            for language in languages:
+                for line in gap_report(language, options["below"], options["show"]):
+                    self.stdout.write(line)
             return
         if options["what"] == "selfplay":
             from bots.selfplay import DECRYPTO_SEATS, SEATS, selfplay, selfplay_decrypto
@@ -134,6 +197,27 @@ class Command(BaseCommand):
             f"mean number {statistics.mean(numbers):.2f} boards {len(numbers)}"
             f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
         )
+
+    def evaluate_file(self, path: Path, options: dict[str, Any]) -> None:
+        """One set's figures; a set with a held-out part gets its tuning and held-out parts
+        apart, and only the tuning part's misses are ever listed."""
+        language = options["lang"] or language_of(path)
+        if language is None:
+            raise CommandError(f"{path}: say --lang, the file name does not tell the language")
+        pairs = read_pairs(path)
+        parts = {"all": pairs}
+        if held_out(path):
+            parts["tuning"] = [p for n, p in enumerate(pairs, 1) if n % 3]
+            parts["held-out"] = [p for n, p in enumerate(pairs, 1) if not n % 3]
+        for part, chosen in parts.items():
+            result = evaluate(language, chosen, options["boards"], options["seed"])
+            if options["verbose"] and part == ("tuning" if len(parts) > 1 else "all"):
+                for miss in result["misses"]:
+                    self.stdout.write(miss)
+            self.stdout.write(
+                f"{path.name} [{language}] {part}: top1 {result['top1']:.2f} top2 {result['top2']:.2f}"
+                f" no-link {result['no_link']:.2f} n {result['n']}"
+            )
 
     def build(self, options: dict[str, Any]) -> None:
         """Write ``data/generated/<lang>.tsv`` for both games' packs (see ``bots.build``)."""
