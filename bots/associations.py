@@ -3,8 +3,10 @@
 The table of a language is committed data, ``data/codenames/<lang>.tsv`` and, for
 Decrypto's other keywords, ``data/decrypto/<lang>.tsv`` (CC0, written for this project):
 each pack word with its associations, strongest first. It is read once per process.
-Matching is forgiving the way a player is: case, accents and the common inflections of
-the language (plural, gender) do not matter.
+Matching is forgiving the way a player is, and no more: case does not matter, nor an
+inflection a lemma table verifies (a plural, a feminine), nor an accent a typed clue misses when
+no other word differs by it alone (see ``bots.lemmas``). Words that only look alike once
+folded or stripped of an ending stay apart.
 """
 
 from __future__ import annotations
@@ -14,42 +16,21 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from bots.lemmas import Lexicon, fold, key, lexicon
+
 DATA = Path(__file__).resolve().parent / "data"
 # The first association weighs 1.0, each next one a little less (the lists are ordered).
 STEP = 0.03
 FLOOR = 0.4
 # A match through an inflected form counts a little less than the exact word.
 INFLECTED = 0.85
-MIN_STEM = 3
-
-# Endings tried when matching, per language (not a full lemmatiser: enough
-# to hear "gatti" as "gatto", "kittens" as "kitten", "flaskor" as "flaska").
-ENDINGS = {
-    "en": ("ies", "es", "s", "ing", "ed"),
-    "it": ("i", "e", "a", "o", "he", "hi"),
-    "pt-br": ("ões", "ães", "ais", "es", "s", "a", "o"),
-    "ca": ("es", "s", "a", "e", "o"),
-    "sv": ("arna", "orna", "erna", "ar", "or", "er", "en", "et", "na", "a", "n"),
-}
-
-
-def key(text: str) -> str:
-    """Comparison form: case and accents folded (a typed clue may miss an accent)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold().strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def forms(text: str, language: str) -> set[str]:
-    """The key of ``text`` and its stems by the language's common endings."""
-    base = key(text)
-    found = {base}
-    for ending in ENDINGS.get(language, ()):
-        folded = key(ending)
-        if base.endswith(folded) and len(base) - len(folded) >= MIN_STEM:
-            found.add(base[: -len(folded)])
-    if language == "en" and base.endswith("ies") and len(base) > 4:
-        found.add(base[:-3] + "y")
-    return found
+    """The key of ``text`` and its verified lemma: two words whose forms meet are one word
+    (``gatti`` and ``gatto``), a typed accent missing only where that is unambiguous."""
+    words = lexicon(language)
+    return set(words.lemmas(words.resolve(text)))
 
 
 @dataclass
@@ -59,24 +40,32 @@ class Table:
     language: str
     # pack word (as spelled in the pack) -> [(association, weight)], strongest first
     words: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
-    # form of an association -> {pack word: weight}; a form of the pack word itself too
+    # lemma of an association (its key, or the lemma it verifiably inflects) -> {pack word: weight}
     index: dict[str, dict[str, float]] = field(default_factory=dict)
+    # key of an association -> {pack word: weight}: the exact spelling weighs in full
+    exact: dict[str, dict[str, float]] = field(default_factory=dict)
     # key of a pack word -> the pack word
     by_key: dict[str, str] = field(default_factory=dict)
+    # fold -> the table's own spellings (accents restored from these too)
+    spelled: dict[str, set[str]] = field(default_factory=dict, repr=False)
 
     # pack word -> keys of generated links the authored layer removes ("!word")
     removed: dict[str, set[str]] = field(default_factory=dict)
     # clue -> what it brings to mind: a Decrypto bot weighs the same clues many times a move
     memo: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
+    # clue -> its key and verified lemma (each candidate clue is checked against the board)
+    lemma_memo: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def add(self, word: str, associations: list[str]) -> None:
         """Add a line of a layer. Entries are ``word`` (weighed by rank), ``word|0.3|relation``
         (a generated link, weighed as built) or ``!word`` (drop that generated link)."""
         self.memo.clear()
+        self.lemma_memo.clear()
         listed = self.words.setdefault(word, [])
         have = {key(a) for a, _w in listed}
         dropped = self.removed.setdefault(word, set())
         self.by_key[key(word)] = word
+        self.spelled.setdefault(fold(word), set()).add(key(word))
         for rank, entry in enumerate(associations):
             if entry.startswith("!"):
                 dropped.add(key(entry[1:]))
@@ -85,13 +74,31 @@ class Table:
             weight = float(rest.partition("|")[0]) if bar else max(FLOOR, 1.0 - STEP * rank)
             if key(association) in have or key(association) in dropped:
                 continue
-            have.add(key(association))
-            listed.append((association, weight))
             exact = key(association)
-            for form in forms(association, self.language):
-                strength = weight if form == exact else weight * INFLECTED
-                slot = self.index.setdefault(form, {})
-                slot[word] = max(slot.get(word, 0.0), strength)
+            have.add(exact)
+            listed.append((association, weight))
+            self.spelled.setdefault(fold(exact), set()).add(exact)
+            slot = self.exact.setdefault(exact, {})
+            slot[word] = max(slot.get(word, 0.0), weight)
+            for lemma in self.lexicon.lemmas(exact):
+                slot = self.index.setdefault(lemma, {})
+                slot[word] = max(slot.get(word, 0.0), weight)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return lexicon(self.language)
+
+    def lemmas(self, text: str) -> frozenset[str]:
+        """The key ``text`` stands for (an unambiguous missing accent restored) and its
+        verified lemma: two words are one when these meet (a clue and a card, CN-10)."""
+        known = self.lemma_memo.get(text)
+        if known is None:
+            if len(self.lemma_memo) > 50_000:
+                self.lemma_memo.clear()
+            words = self.lexicon
+            known = words.lemmas(words.resolve(text, self.spelled))
+            self.lemma_memo[text] = known
+        return known
 
     def brings_to_mind(self, clue: str) -> dict[str, float]:
         """Every pack word ``clue`` evokes, with its strength (0..1)."""
@@ -101,11 +108,16 @@ class Table:
         if len(self.memo) > 50_000:
             self.memo.clear()  # a bound for a long-lived server that hears many clues
         found: dict[str, float] = {}
-        for form in forms(clue, self.language):
-            for word, weight in self.index.get(form, {}).items():
-                found[word] = max(found.get(word, 0.0), weight)
+        spelled = self.lexicon.resolve(clue, self.spelled)
+        # Only the exact spelling, or an inflection the lemma table verifies: two words
+        # merely alike once folded or stripped of an ending never meet.
+        for lemma in self.lemmas(clue):
+            for word, weight in self.index.get(lemma, {}).items():
+                found[word] = max(found.get(word, 0.0), weight * INFLECTED)
+        for word, weight in self.exact.get(spelled, {}).items():
+            found[word] = max(found.get(word, 0.0), weight)
         # The relation runs both ways: a clue that is itself a pack word evokes its own list.
-        own = self.by_key.get(key(clue))
+        own = self.by_key.get(spelled)
         if own is not None:
             for association, weight in self.words[own]:
                 other = self.by_key.get(key(association))

@@ -69,11 +69,17 @@ def choose_clue(
     if not own:
         raise ValueError("no agent of this team is left")
 
+    # A visible card's spelling and lemma: a clue sharing one would point at that card by
+    # its form alone ("capelli" with CAPELLO on the board), whatever it meant.
+    on_board = frozenset().union(*(table.lemmas(w) for w in visible))
+
     def legal(clue: str) -> bool:
         # CN-10 as the engine checks it: one word, no hyphen, unless the house allows more.
         if not multi_word and (" " in clue or any(char in HYPHENS for char in clue)):
             return False
-        return board_conflict(clue, visible, multi_word=multi_word) is None
+        return board_conflict(clue, visible, multi_word=multi_word) is None and not (
+            table.lemmas(clue) & on_board
+        )
 
     candidates = {
         association: None
