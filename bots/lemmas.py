@@ -129,7 +129,11 @@ def same_word(one: str, other: str, language: str) -> bool:
 
 
 def build(
-    vocabulary: Iterable[str], dictionary: Mapping[str, str], *, is_word: Callable[[str], bool] = str.isalpha
+    vocabulary: Iterable[str],
+    dictionary: Mapping[str, str],
+    *,
+    is_word: Callable[[str], bool] = str.isalpha,
+    plurals: Callable[[str], Iterable[str]] = lambda _word: (),
 ) -> dict[str, set[str]]:
     """The lemma table for ``vocabulary`` from a full ``form → lemma`` dictionary.
 
@@ -137,8 +141,8 @@ def build(
     player's "gatti" finds the table's "gatto", and the table's "gatti" a player's
     "gatto"), and every form spelled like a kept one but for its accents (so that an
     accent a clue misses is restored only when no other word could be meant).
-    Every word of the vocabulary is known (its own lemma when the dictionary lacks it).
-    Returns lemma → forms.
+    Every word of the vocabulary is known (its own lemma when the dictionary lacks it,
+    with its ``plurals`` the dictionary lacks too). Returns lemma → forms.
     """
     lowered: dict[str, str] = {}
     for form, lemma in dictionary.items():
@@ -162,7 +166,46 @@ def build(
         # Known too, though the dictionary lacks it ("città"): its spelling is a word.
         if is_word(word):
             table.setdefault(word, set())
+            # Its regular plural, when the dictionary lacks that too ("noce" → "noci"): a
+            # form no other word of the dictionary has, so it cannot make two words meet.
+            table[word] |= {p for p in plurals(word) if p not in lowered and p != word}
     return table
+
+
+def regular_plurals(word: str, language: str) -> set[str]:
+    """The plurals the language's regular rules give a noun (no gender, no stripping: a
+    base word and an ending, accents kept). Only for words the dictionary lacks."""
+    if len(word) < 3 or not word.isalpha():
+        return set()
+    last = word[-1]
+    if language == "it":
+        if last == "a":
+            return {word[:-2] + {"c": "che", "g": "ghe"}[word[-2]]} if word[-2] in "cg" else {word[:-1] + "e"}
+        if word.endswith("io"):
+            return {word[:-1]}
+        if word[-2:] in ("co", "go"):
+            return {word[:-1] + "hi", word[:-1] + "i"}
+        return {word[:-1] + "i"} if last in "oe" else set()  # "città", "sport": invariable
+    if language == "pt-br":
+        if word.endswith("ão"):
+            return {word[:-2] + "ões", word[:-2] + "ães", word + "s"}
+        if last == "m":
+            return {word[:-1] + "ns"}
+        if last == "l":
+            return {word[:-1] + "is"}
+        return {word + "es"} if last in "rzs" else {word + "s"}
+    if language == "ca":
+        if last == "a":
+            stem = word[:-1]
+            return {stem[:-1] + {"c": "qu", "g": "gu", "ç": "c", "j": "g"}.get(stem[-1], stem[-1]) + "es"}
+        if last in "àéèíóòú":
+            return {fold(word) + "ns", word + "s"}
+        return {word + "s"}
+    if language == "en":
+        if last == "y" and word[-2] not in "aeiou":
+            return {word[:-1] + "ies"}
+        return {word + "es"} if word.endswith(("s", "x", "z", "ch", "sh")) else {word + "s"}
+    return set()  # Swedish: plural classes no rule tells apart; the dictionary or nothing
 
 
 def render(language: str, notice: str, table: Mapping[str, set[str]]) -> str:

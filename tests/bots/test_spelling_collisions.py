@@ -252,3 +252,18 @@ def test_issue23_the_spymaster_never_gives_an_inflection_of_a_visible_card() -> 
     # With CAPELLO covered, "capelli" links both red cards again.
     clue = choose_clue(table, ["pettine", "cappello"], {"pettine": "red", "cappello": "red"}, "red")
     assert clue.word == "capelli" and clue.number == 2
+
+
+def test_issue23_the_lemma_table_keeps_accent_neighbours_and_adds_only_unknown_plurals() -> None:
+    dictionary = {"säng": "säng", "sängar": "säng", "sång": "sång", "sånger": "sång", "hund": "hund"}
+    built = lemmas.build(["säng"], dictionary)
+    # "sång" is no form of "säng", but spelled like it bar an accent: kept, so that a
+    # typed "sang" is known to be ambiguous.
+    assert built["säng"] == {"sängar"} and "sång" in built and "hund" not in built
+    italian = lemmas.build(
+        ["pesco", "noce"],
+        {"pesci": "pesce", "pesce": "pesce"},
+        plurals=lambda word: lemmas.regular_plurals(word, "it"),
+    )
+    # "pesci" is a known form of another word ("pesce"): never made a plural of "pesco".
+    assert italian["pesco"] == {"peschi"} and italian["noce"] == {"noci"}

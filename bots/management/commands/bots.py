@@ -232,7 +232,11 @@ class Command(BaseCommand):
                     ).words.items():
                         vocabulary |= {word, *(a for a, _w in linked)}
             dictionary = factory.get_dictionary(lemmas.SOURCE_LANGUAGE[language])
-            built = lemmas.build(vocabulary, dict(dictionary.items()))
+            built = lemmas.build(
+                vocabulary,
+                dict(dictionary.items()),
+                plurals=lambda word, language=language: lemmas.regular_plurals(word, language),
+            )
             path = options["out"] / f"{language}.tsv"
             path.write_text(lemmas.render(language, LEMMA_NOTICE, built), encoding="utf-8")
             self.stdout.write(
