@@ -28,6 +28,10 @@ from pathlib import Path
 FOLDER = Path(__file__).resolve().parent / "data" / "lemmas"
 # simplemma's language code for each of the site's languages.
 SOURCE_LANGUAGE = {"en": "en", "it": "it", "pt-br": "pt", "ca": "ca", "sv": "sv"}
+# Languages that write compounds as one word, inflected on their last part.
+COMPOUNDING = {"sv"}
+# The shortest part of a compound worth reading as a word of its own.
+MIN_PART = 3
 
 
 def key(text: str) -> str:
@@ -134,6 +138,7 @@ def build(
     *,
     is_word: Callable[[str], bool] = str.isalpha,
     plurals: Callable[[str], Iterable[str]] = lambda _word: (),
+    compounds: bool = False,
 ) -> dict[str, set[str]]:
     """The lemma table for ``vocabulary`` from a full ``form → lemma`` dictionary.
 
@@ -142,7 +147,8 @@ def build(
     "gatto"), and every form spelled like a kept one but for its accents (so that an
     accent a clue misses is restored only when no other word could be meant).
     Every word of the vocabulary is known (its own lemma when the dictionary lacks it,
-    with its ``plurals`` the dictionary lacks too). Returns lemma → forms.
+    with its ``plurals`` the dictionary lacks too, and with ``compounds`` the forms of
+    its head word). Returns lemma → forms.
     """
     lowered: dict[str, str] = {}
     for form, lemma in dictionary.items():
@@ -169,7 +175,20 @@ def build(
             # Its regular plural, when the dictionary lacks that too ("noce" → "noci"): a
             # form no other word of the dictionary has, so it cannot make two words meet.
             table[word] |= {p for p in plurals(word) if p not in lowered and p != word}
+            if compounds:
+                table[word] |= _compound_forms(word, lowered) - lowered.keys()
     return table
+
+
+def _compound_forms(word: str, lowered: Mapping[str, str]) -> set[str]:
+    """A compound the dictionary lacks inflects as its head ("fröställning" as
+    "ställning"): the longest final part that is a headword of the dictionary."""
+    for cut in range(MIN_PART, len(word) - MIN_PART + 1):
+        head = word[cut:]
+        if lowered.get(head) == head:
+            inflected = {form for form, lemma in lowered.items() if lemma == head and form != head}
+            return {word[:cut] + form for form in inflected}
+    return set()
 
 
 def regular_plurals(word: str, language: str) -> set[str]:

@@ -267,3 +267,10 @@ def test_issue23_the_lemma_table_keeps_accent_neighbours_and_adds_only_unknown_p
     )
     # "pesci" is a known form of another word ("pesce"): never made a plural of "pesco".
     assert italian["pesco"] == {"peschi"} and italian["noce"] == {"noci"}
+
+
+def test_issue23_a_swedish_compound_the_dictionary_lacks_inflects_as_its_head() -> None:
+    dictionary = {"ställning": "ställning", "ställningar": "ställning", "ställningen": "ställning"}
+    built = lemmas.build(["fröställning"], dictionary, compounds=True)
+    assert built["fröställning"] == {"fröställningar", "fröställningen"}
+    assert lemmas.build(["fröställning"], dictionary)["fröställning"] == set()

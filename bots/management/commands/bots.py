@@ -236,6 +236,7 @@ class Command(BaseCommand):
                 vocabulary,
                 dict(dictionary.items()),
                 plurals=lambda word, language=language: lemmas.regular_plurals(word, language),
+                compounds=language in lemmas.COMPOUNDING,
             )
             path = options["out"] / f"{language}.tsv"
             path.write_text(lemmas.render(language, LEMMA_NOTICE, built), encoding="utf-8")
