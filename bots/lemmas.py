@@ -41,6 +41,8 @@ def key(text: str) -> str:
 
 def fold(text: str) -> str:
     """``key`` without accents: only to find which spelling a clue missing one means."""
+    if text.isascii():
+        return text.casefold().strip()  # most words: nothing to decompose
     decomposed = unicodedata.normalize("NFKD", text.casefold().strip())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -56,7 +58,9 @@ class Lexicon:
 
     def by_fold(self) -> dict[str, set[str]]:
         if self._by_fold is None:
-            self._by_fold = spellings_by_fold(self.lemma_of)
+            # Only accented spellings: a clue can only be missing the accents of one of
+            # those (an unaccented known spelling is met as typed).
+            self._by_fold = spellings_by_fold(s for s in self.lemma_of if not s.isascii())
         return self._by_fold
 
     def resolve(self, text: str, also_known: Mapping[str, Iterable[str]] | None = None) -> str:
