@@ -5,8 +5,9 @@ that one is an inflection of the other (``gatti`` → ``gatto``, ``flaskor`` →
 Nothing else: an ending stripped blindly lets unrelated words meet (``roder`` is no form
 of ``röd``, ``foca`` none of ``foc``), and so does folding an accent that separates two
 words (``säng``/``sång``, ``os``/``ós``, ``pelé``/``pele``). A typed clue missing an
-accent (or bearing a wrong one) is read as the one word it can only be; when two words
-differ by that accent alone, it is read as typed.
+accent is read as the one word it can only be ("hjartat" as "hjärtat"); when it is a word
+as typed, or two words differ from it by accents alone ("sang": "säng", "sång"), it is
+read as typed.
 
 The tables, ``data/lemmas/<lang>.tsv``, are generated once by ``manage.py bots lemmas``
 from simplemma's lemma lists (a build-time tool, never needed at run time), restricted
