@@ -74,9 +74,11 @@ screenshots: $(STAMP) messages
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts screenshots db.sqlite3 test_db.sqlite3
 
-# Rebuild the bots' generated association layer (bots/data/generated/, committed). Needs the
+# Rebuild the bots' generated association layer and lemma tables (bots/data/generated/ and
+# bots/data/lemmas/, committed; the lemma tables last, they cover the layers). Needs the
 # Debian thesauri and two build-only wheels; the app and its tests never do.
 bots-data: $(STAMP)
 	apt-get install -y mythes-en-us mythes-it mythes-pt-br mythes-ca mythes-sv
 	$(BIN)/pip install -q -r requirements-build.txt
 	$(BIN)/python manage.py bots build
+	$(BIN)/python manage.py bots lemmas

@@ -100,11 +100,17 @@ def choose_clue(
     if not own:
         raise ValueError("no agent of this team is left")
 
+    # A visible card's spelling and lemma: a clue sharing one would point at that card by
+    # its form alone ("capelli" with CAPELLO on the board), whatever it meant.
+    on_board = frozenset().union(*(table.lemmas(w) for w in visible))
+
     def legal(clue: str) -> bool:
         # CN-10 as the engine checks it: one word, no hyphen, unless the house allows more.
         if not multi_word and (" " in clue or any(char in HYPHENS for char in clue)):
             return False
-        return board_conflict(clue, visible, multi_word=multi_word) is None
+        return board_conflict(clue, visible, multi_word=multi_word) is None and not (
+            table.lemmas(clue) & on_board
+        )
 
     candidates = {
         association: None
@@ -122,9 +128,13 @@ def choose_clue(
     # spymaster must give some clue (CN-9), and a stalled seat is worse than a weak clue.
     desperate: tuple[float, Clue] | None = None
     for candidate in candidates:
-        scores = table.score(candidate, visible)
-        danger = max((s for w, s in scores.items() if identities.get(w) != team), default=0.0)
-        assassin = max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0)
+        # Our agents count through exact and verified links only (a collision of spellings
+        # or a loose half-word never makes an intended card); what to avoid counts through
+        # every link a reader might follow.
+        scores = table.score(candidate, visible, strict=True)
+        wide = table.score(candidate, visible)
+        danger = max((s for w, s in wide.items() if identities.get(w) != team), default=0.0)
+        assassin = max((s for w, s in wide.items() if identities.get(w) in lethal), default=0.0)
         if assassin >= ASSASSIN_VETO:
             strongest = max(own, key=lambda w: scores[w])
             if desperate is None or (scores[strongest] - assassin) > desperate[0]:
@@ -155,10 +165,11 @@ def choose_clue(
     blank: str | None = None
     clear: Clue | None = None
     for candidate in (a for a in _common_clues(table, legal) if a not in candidates):
-        scores = table.score(candidate, visible)
-        if max((s for w, s in scores.items() if identities.get(w) in lethal), default=0.0) >= ASSASSIN_VETO:
+        scores = table.score(candidate, visible, strict=True)
+        wide = table.score(candidate, visible)
+        if max((s for w, s in wide.items() if identities.get(w) in lethal), default=0.0) >= ASSASSIN_VETO:
             continue
-        danger = max((s for w, s in scores.items() if identities.get(w) != team), default=0.0)
+        danger = max((s for w, s in wide.items() if identities.get(w) != team), default=0.0)
         strongest = max(own, key=lambda w: scores[w])
         if scores[strongest] > danger:
             return Clue(candidate, 1, (strongest,))

@@ -24,11 +24,12 @@ TABLE = parse(
 )
 
 
-def test_matching_ignores_case_accents_and_plurals() -> None:
-    assert key("Café") == key("cafe")
+def test_matching_ignores_case_a_missing_accent_and_plurals() -> None:
+    assert key("CAFÉ") == key("café") != key("cafe")  # accents kept: they may separate words
+    assert "hjärta" in forms("HJARTAT", "sv")  # restored: no other word is "hjartat"
     assert "vampire" in forms("vampires", "en")
-    assert "flask" in forms("flaskor", "sv")
-    assert "gatt" in forms("gatti", "it") & forms("gatto", "it")
+    assert "flaska" in forms("flaskor", "sv")
+    assert "gatto" in forms("gatti", "it") & forms("gatto", "it")
     scores = TABLE.score("VAMPIRES", ["bat", "bank", "cup"])
     assert scores["bat"] > 0 and scores["bank"] == 0 and scores["cup"] == 0
 
@@ -206,7 +207,10 @@ def test_issue23_a_verb_reaches_the_card_of_its_noun() -> None:
     # COSTURAR → agulha: agulha lists "costura"; the verb shares its root. SEWING → thread
     # through "sew", and FLIPPED → coin through "flip" (English doubles the consonant).
     pt = parse("agulha\tlinha; costura\nmar\tonda\n", "pt-br")
-    assert pt.score("costurar", ["agulha", "mar"]) == {"agulha": pytest.approx(0.45 * 0.97), "mar": 0.0}
+    # At least through the root; the lemma table may verify the form outright (costura is
+    # also the verb's present), which weighs more.
+    scores = pt.score("costurar", ["agulha", "mar"])
+    assert scores["agulha"] >= 0.45 * 0.97 and scores["mar"] == 0.0
     en = parse("thread\tneedle; sew\ncoin\tmoney; flip\nsea\twave\n", "en")
     assert en.score("sewing", ["thread", "sea"])["thread"] > 0
     assert en.score("flipped", ["coin", "sea"])["coin"] > 0

@@ -164,3 +164,13 @@ def test_selfplay_command_runs_decrypto() -> None:
     )
     text = out.getvalue()
     assert "interception rate" in text and "miscommunication rate" in text and "ms per move" in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_issue23_no_opening_clue_rests_on_a_spelling_collision(language: str) -> None:
+    # Before the lemma tables, these 60 boards held 4 such clues in Swedish, 3 in Portuguese
+    # and 1 in Italian (`bots collisions --boards 300` measures the issue's figure).
+    out = io.StringIO()
+    call_command("bots", "collisions", "--lang", language, "--boards", "60", "--verbose", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[-1].startswith(f"{language}: collisions 0 of 60 opening clues"), lines

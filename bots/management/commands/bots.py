@@ -1,6 +1,8 @@
 """Measure the bots: ``bots evaluate`` (the operative on a set of clues), ``bots clues``
-(the spymaster on random boards) and ``bots selfplay`` (bot teams against each other, in
-either game). Figures, not verdicts: see README "AI teammates"."""
+(the spymaster on random boards), ``bots collisions`` (the spymaster's opening clues that
+rest on a spelling collision) and ``bots selfplay`` (bot teams against each other, in
+either game). Figures, not verdicts: see README "AI teammates". ``bots build`` and
+``bots lemmas`` write the generated data (build-time tools)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bots import associations
+from bots import associations, lemmas
 from bots.codenames import choose_clue, rank
 from codenames.engine.clues import board_conflict
 from rooms.words import load_pack
 
 PACKS = Path(__file__).resolve().parents[3] / "codenames" / "words"
 LANGUAGES = ("en", "it", "pt-br", "ca", "sv")
+LEMMA_NOTICE = (
+    "simplemma 2.0.0 (MIT, (C) 2021 Adrien Barbaresi), its lemma lists compiled from"
+    " lemmatization-lists by Michal Měchura (ODbL 1.0), Wiktionary via Kaikki (CC BY-SA),"
+    " FreeLing, spaCy lookups-data, UniMorph and Wikinflection (CC BY 4.0); see NOTICE.md."
+)
 
 
 # A set whose header says so keeps every third pair (the 3rd, 6th, ...) out of tuning: the
@@ -116,6 +123,35 @@ def gap_report(language: str, below: int = THIN, show: int = 25) -> list[str]:
     return lines
 
 
+def spelling_collisions(
+    table: associations.Table, clue: str, intended: tuple[str, ...], visible: list[str], language: str
+) -> list[str]:
+    """Why ``clue`` rests on a spelling collision (nothing when it does not), judged by the
+    lemma table alone, whichever matching chose it: each intended card none of whose
+    associations is the clue or one of its verified forms (nor the clue, a pack word,
+    lists the card), and each visible card the clue shares a lemma with."""
+    found = []
+    own = table.words.get(table.by_key.get(associations.key(clue), ""), [])
+    for word in intended:
+        linked = [a for a, _w in table.words.get(word, [])]
+        if any(lemmas.same_word(a, word, language) for a, _w in own):
+            continue  # the clue is a pack word listing the card
+        if not any(lemmas.same_word(clue, a, language) for a in linked):
+            # The association the clue was taken for: the one most alike once folded.
+            alike = max(linked, key=lambda a: _common_prefix(lemmas.fold(a), lemmas.fold(clue)), default="?")
+            found.append(f"{clue} ≠ {alike} ({word})")
+    for word in visible:
+        if lemmas.same_word(clue, word, language):
+            found.append(f"{clue} shares a lemma with the card {word}")
+    return found
+
+
+def _common_prefix(one: str, other: str) -> int:
+    return next(
+        (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), min(len(one), len(other))
+    )
+
+
 def deal(pack: list[str], rng: random.Random) -> tuple[list[str], dict[str, str]]:
     words = rng.sample(pack, 25)
     kinds = ["red"] * 9 + ["blue"] * 8 + ["bystander"] * 7 + ["assassin"]
@@ -141,6 +177,16 @@ class Command(BaseCommand):
         gp.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         gp.add_argument("--below", type=int, default=THIN, help="fewer one-word authored links than this")
         gp.add_argument("--show", type=int, default=25, help="list at most this many words per language")
+        co = sub.add_parser(
+            "collisions", help="the spymaster's opening clues that rest on a spelling collision"
+        )
+        co.add_argument("--lang", choices=LANGUAGES, default="en")
+        co.add_argument("--boards", type=int, default=300)
+        co.add_argument("--seed", type=int, default=1)
+        co.add_argument("--verbose", action="store_true", help="list each collision")
+        lm = sub.add_parser("lemmas", help="build the lemma tables (build-time tool: simplemma)")
+        lm.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
+        lm.add_argument("--out", type=Path, default=lemmas.FOLDER)
         bd = sub.add_parser("build", help="build the generated association layer (build-time tools)")
         bd.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         bd.add_argument("--mythes", type=Path, default=None, help="folder of the MyThes .dat files")
@@ -170,6 +216,12 @@ class Command(BaseCommand):
             for language in languages:
                 for line in gap_report(language, options["below"], options["show"]):
                     self.stdout.write(line)
+            return
+        if options["what"] == "lemmas":
+            self.build_lemmas(options)
+            return
+        if options["what"] == "collisions":
+            self.collisions(options)
             return
         if options["what"] == "selfplay":
             from bots.selfplay import DECRYPTO_SEATS, SEATS, selfplay, selfplay_decrypto
@@ -217,6 +269,64 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{path.name} [{language}] {part}: top1 {result['top1']:.2f} top2 {result['top2']:.2f}"
                 f" no-link {result['no_link']:.2f} n {result['n']}"
+            )
+
+    def collisions(self, options: dict[str, Any]) -> None:
+        """The opening clue of ``--boards`` seeded boards; a collision is a clue that links
+        an intended card only through a form that is not its association's (same word
+        once folded or stripped, not the same word by the lemma table), or that shares a
+        lemma with a visible card."""
+        language = options["lang"]
+        pack = list(load_pack(str(PACKS), language))
+        table = associations.table("codenames", language)
+        counted = 0
+        seconds = []
+        for board in range(options["boards"]):
+            words, identities = deal(pack, random.Random(f"{options['seed']}:{board}"))
+            started = time.perf_counter()
+            clue = choose_clue(table, words, identities, "red")
+            seconds.append(time.perf_counter() - started)
+            found = spelling_collisions(table, clue.word, clue.intended, words, language)
+            counted += bool(found)
+            if options["verbose"]:
+                for line in found:
+                    self.stdout.write(f"{board + 1:3}  {clue.explain()}: {line}")
+        self.stdout.write(
+            f"{language}: collisions {counted} of {options['boards']} opening clues"
+            f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
+        )
+
+    def build_lemmas(self, options: dict[str, Any]) -> None:
+        """Write ``data/lemmas/<lang>.tsv`` for every word the bots' tables and packs use."""
+        try:
+            from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
+        except ImportError as missing:
+            raise CommandError(f"{missing}: pip install -r requirements-build.txt") from missing
+        languages = LANGUAGES if options["lang"] == "all" else (options["lang"],)
+        options["out"].mkdir(parents=True, exist_ok=True)
+        factory = DefaultDictionaryFactory()
+        for language in languages:
+            vocabulary = set(load_pack(str(PACKS), language))
+            vocabulary |= set(load_pack(str(PACKS.parent.parent / "decrypto" / "words"), language))
+            for layer in ("codenames", "decrypto", "generated"):
+                path = associations.DATA / layer / f"{language}.tsv"
+                if path.exists():
+                    for word, linked in associations.parse(
+                        path.read_text(encoding="utf-8"), language
+                    ).words.items():
+                        vocabulary |= {word, *(a for a, _w in linked)}
+            dictionary = factory.get_dictionary(lemmas.SOURCE_LANGUAGE[language])
+            built = lemmas.build(
+                vocabulary,
+                dict(dictionary.items()),
+                plurals=lambda word, language=language: lemmas.regular_plurals(word, language),
+                compounds=language in lemmas.COMPOUNDING,
+            )
+            path = options["out"] / f"{language}.tsv"
+            path.write_text(lemmas.render(language, LEMMA_NOTICE, built), encoding="utf-8")
+            self.stdout.write(
+                f"{language}: {len(built)} lemmas, {sum(map(len, built.values()))} other forms,"
+                f" {path.stat().st_size // 1024} KiB"
             )
 
     def build(self, options: dict[str, Any]) -> None:
