@@ -308,7 +308,7 @@ class Command(BaseCommand):
         for language in languages:
             vocabulary = set(load_pack(str(PACKS), language))
             vocabulary |= set(load_pack(str(PACKS.parent.parent / "decrypto" / "words"), language))
-            for layer in ("codenames", "decrypto", "generated"):
+            for layer in ("codenames", "links", "decrypto", "generated"):
                 path = associations.DATA / layer / f"{language}.tsv"
                 if path.exists():
                     for word, linked in associations.parse(
