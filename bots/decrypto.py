@@ -159,13 +159,14 @@ def encrypt(
     interceptor does not.
 
     Each clue points at its keyword more clearly than at the team's other three, from a
-    sense of the keyword not hinted yet (``senses``) and never a near-synonym of a clue
-    already public (``sheet``: the team's own, which the opponents read, DC-19;
-    ``public``: every other clue on the sheets). The three together must decipher back to
-    the code with the team's table, and are chosen to give a reader holding the whole
-    table and the team's earlier clues (``intercept``) the least edge: a round it would
-    read is the last resort. Links anyone knows (a word's first few associations) tie
-    a clue to its position for every later round, so the middle of a list is preferred.
+    sense of the keyword not hinted yet (``senses``), never a near-synonym of a clue
+    already given for that keyword nor another form of any public clue (``sheet``: the
+    team's own, which the opponents read, DC-19; ``public``: the opponents' sheet). The
+    three together must decipher back to the code with the team's table, and are chosen
+    to give a reader holding the whole table and the team's earlier clues (``intercept``)
+    the least lead for the true code. Links anyone knows (a word's first associations)
+    tie a clue to its position for every later round: the middle and end of a list are
+    preferred. Only the seat's view is used: the keywords, the code, the public sheets.
     """
     taken = {clue_key(c) for c in used if c}
     own_loose = [loose_key(word) for word in keywords]
