@@ -379,16 +379,27 @@ def similarity(table: Table, one: str, other: str, keyword: str = "") -> float:
 
 def _similarity(table: Table, one: str, other: str, keyword: str) -> float:
     skip = table.by_key.get(_key(keyword), keyword)
-    first = {w: s for w, s in evokes(table, one).items() if w != skip}
-    second = {w: s for w, s in evokes(table, other).items() if w != skip}
+    first, first_norm = _vector(table, one, skip)
+    second, second_norm = _vector(table, other, skip)
     direct = max(
         first.get(table.by_key.get(_key(other), ""), 0.0), second.get(table.by_key.get(_key(one), ""), 0.0)
     )
+    if len(first) > len(second):
+        first, second = second, first
     dot = sum(weight * second[word] for word, weight in first.items() if word in second)
     if not dot:
         return direct
-    norm = math.sqrt(sum(w * w for w in first.values()) * sum(w * w for w in second.values()))
-    return max(direct, dot / norm)
+    return max(direct, dot / (first_norm * second_norm))
+
+
+def _vector(table: Table, clue: str, skip: str) -> tuple[dict[str, float], float]:
+    """What ``clue`` evokes besides ``skip``, and the length of that as a vector."""
+    memo = _memo(table)[1]
+    found = memo.get((clue, skip))
+    if found is None:
+        vector = {w: s for w, s in evokes(table, clue).items() if w != skip}
+        found = memo[(clue, skip)] = (vector, math.sqrt(sum(w * w for w in vector.values())))
+    return found
 
 
 class _Echo(NamedTuple):
