@@ -7,9 +7,9 @@ sometimes, and weighs them in an order of their own. ``person_table`` models tha
 the committed tables, per seed (one seed, one person):
 
 - ``person``: each authored association is known with a chance that falls with its rank
-  (0.9 for a word's first, 0.25 from about its seventeenth: half of a list on average);
-  the known ones are reordered by that rank plus noise; each generated link (a
-  thesaurus synonym) is known half the time;
+  (0.95 for a word's first, 0.5 from about its eighteenth: three in four of a list);
+  the known ones are reordered by their rank plus noise (a standard deviation of four
+  ranks); each generated link (a thesaurus synonym) is known half the time;
 - ``half``: the issue's plainer choice, half of each authored list dropped uniformly
   at random and the rest shuffled; the generated layer as above.
 
@@ -22,11 +22,14 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from bots.associations import DATA, LAYERS, STEP, Table
+from bots.associations import DATA, LAYERS, Table
 
 PROFILES = ("person", "half")
 # How likely a person is to know a word's association at each rank, and how much their
-# order differs from the table's (in ranks).
+# order differs from the table's (in ranks). Chosen, not fitted: against the Encryptor
+# before issue 23 this person intercepts 0.30-0.43 of tries, below the 2 of 3 one player
+# reached and the 0.8 of a twin holding the whole table, so it flatters the bots if
+# anything. (A person knowing half of each list, rank-weighted, intercepted 0.2.)
 FIRST = 0.95
 FADE = 0.025
 LEAST = 0.5
@@ -37,14 +40,6 @@ GENERATED = 0.5
 def known(rank: int) -> float:
     """The chance that a person thinks of the association at ``rank`` of a word's list."""
     return max(LEAST, FIRST - FADE * rank)
-
-
-def known_weight(weight: float) -> float:
-    """``known`` for a link of the table, from its weight: authored weights fall by
-    ``STEP`` per rank from 1.0; a generated link (below 0.4) is a thesaurus synonym."""
-    if weight < 0.4:
-        return GENERATED * 0.5
-    return known(round((1.0 - weight) / STEP))
 
 
 def person_table(language: str, seed: int, profile: str = "person") -> Table:
