@@ -154,6 +154,8 @@ def encrypt(
     sheet: dict[str, Any],
     rng: random.Random,
     public: Iterable[str] = (),
+    *,
+    people: bool = False,
 ) -> tuple[Hint, ...]:
     """Three legal clues for ``code`` (DC-7, DC-17) that the team reads and an
     interceptor does not.
@@ -166,7 +168,9 @@ def encrypt(
     to give a reader holding the whole table and the team's earlier clues (``intercept``)
     the least lead for the true code. Links anyone knows (a word's first associations)
     tie a clue to its position for every later round: the middle and end of a list are
-    preferred. Only the seat's view is used: the keywords, the code, the public sheets.
+    preferred; ``people``: the team's readers are people, who see a word's familiar links
+    more surely than its last ones (``FAMILIAR``). Only the seat's view is used: the
+    keywords, the code, the public sheets.
     """
     taken = {clue_key(c) for c in used if c}
     own_loose = [loose_key(word) for word in keywords]
@@ -184,7 +188,7 @@ def encrypt(
 
     options: list[list[_Option]] = []
     for digit in code:
-        found = _options(table, keywords, digit, legal, by_position, echoes)
+        found = _options(table, keywords, digit, legal, by_position, echoes, people)
         if not found:
             found = [_Option(_any_legal(table, legal, rng), 0.0, (0.0,) * 4, (0.0,) * 4)]
         options.append(found[:WIDTH])
@@ -225,6 +229,10 @@ CLEAR = 0.4
 # the clue's keyword to every later clue at its position (measured against person-like
 # opponents, ``bots.selfplay.versus_person``: the middle and end of a list fare best).
 PLAIN = 0.5
+# For a team of people, the weight a clue's link is best near: past a word's first few
+# links, well before its last ones (a person reads a link it would not have thought of
+# less surely; measured with person-like teammates, ``versus_person(teammate="person")``).
+FAMILIAR = 0.7
 # What a clue linked to its keyword only through the thesaurus layer costs: a person may
 # well not see the link (issue 23: "cheque" for "kite").
 OBSCURE = 0.3
@@ -278,6 +286,7 @@ def _options(
     legal: Any,
     by_position: dict[str, list[dict[str, Any]]],
     echoes: Sequence[_Echo],
+    people: bool,
 ) -> list[_Option]:
     """The clues worth weighing for one digit, best first."""
     keyword = keywords[digit - 1]
@@ -310,7 +319,7 @@ def _options(
         )
         # Enough margin is enough; past it, a plainer link only helps the opponents: every
         # later clue at this position will be read through it.
-        value = min(mine - rival, CLEAR) - PLAIN * mine
+        value = min(mine - rival, CLEAR) - PLAIN * (abs(mine - FAMILIAR) if people else mine)
         if mine < 0.4:
             value -= OBSCURE  # a thesaurus link only: a person may well not see it
         links = _seen(table, clue, by_position)
@@ -485,7 +494,9 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
         used = [clue for row in view["sheets"][team]["rows"] for clue in row["clues"]]
         rng = random.Random(f"{view['round']}:{team}:{seat['player']}:{panel['code']}")
         public = [clue for row in view["sheets"][other]["rows"] for clue in row["clues"]]
-        hints = encrypt(table, keywords, panel["code"], used, view["sheets"][team], rng, public)
+        people = any(p not in machines for p in own["players"] if p != seat["player"])
+        sheet = view["sheets"][team]
+        hints = encrypt(table, keywords, panel["code"], used, sheet, rng, public, people=people)
         return {"action": "submit_clues", **_moment(stamp), "clues": [h.clue for h in hints]}
     current = view["current"]
     if current is not None and current["guess"] is not None and current["guess"]["can_edit"]:

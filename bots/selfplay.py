@@ -242,7 +242,9 @@ def play_versus(
             encrypting = "clues" in view["seat"]["tasks"] and view["encryptor"] is not None
             seat_table = (table if encrypting else reader) if ours else opponent
             started = time.perf_counter()
-            message = decrypto_decide(view, seat_table, bots=white if ours else black)
+            # A person-like reader on White: the Encryptor knows its teammates are people.
+            machines = [player] if ours and encrypting and teammate != "bot" else white if ours else black
+            message = decrypto_decide(view, seat_table, bots=machines)
             if message is None:
                 continue
             if ours and message["action"] == "submit_clues":
