@@ -11,6 +11,7 @@ from bots.associations import parse
 from bots.decrypto import decide, decipher, encrypt, intercept, senses, similarity
 from bots.person import person_table
 from bots.selfplay import versus_person
+from decrypto import engine
 
 # "bank" has three senses: money (its associations are the first links of "money"), a
 # river's side (those of "river") and a seat (those of "seat").
@@ -193,3 +194,48 @@ def test_issue23_selfplay_against_a_person_like_team_reports_its_figures() -> No
     assert "ms per Encryptor decision" in lines
     with_people = versus_person("sv", 2, seed=3, profile="half", teammate="person")
     assert with_people.games == 2 and with_people.decipher_tries >= 2
+
+
+def test_issue23_with_people_on_its_team_the_encryptor_gives_more_familiar_links() -> None:
+    table = parse(
+        "ocean\twave; surf; tide; salt; whale; deep; blue; ship; coral; reef; shore; sailor; atlantic;"
+        " pacific; current; abyss\n"
+        "fire\tflame; smoke; heat; ash; match; camp; burn; red\n"
+        "clock\ttime; tick; hour; alarm; hand; tower; watch; cuckoo\n"
+        "bread\tloaf; crust; flour; bake; toast; butter; yeast; crumb\n",
+        "en",
+    )
+    team = ["ocean", "fire", "clock", "bread"]
+
+    def weights(people: bool) -> list[float]:
+        clues = [
+            encrypt(table, team, (1, 2, 3), [], _sheet(), random.Random(s), people=people)[0].clue
+            for s in range(12)
+        ]
+        return [table.score(c, ["ocean"])["ocean"] for c in clues]
+
+    for_bots, for_people = weights(False), weights(True)
+    # Bots read every link of their table: the last ones, which people rarely share.
+    assert max(for_bots) < 0.65
+    # People read a familiar link more surely, yet never one of the very first (DC-19).
+    assert min(for_people) > max(for_bots) and max(for_people) < 0.85
+
+
+def test_issue23_the_encryptor_knows_from_its_view_whether_people_read_its_clues() -> None:
+    from tests.bots.test_decrypto_bots import TABLE
+
+    state = engine.new_game(words=list(TABLE.words), seed=2, white=["w0", "w1"], black=["b0", "b1"])
+    encryptor = next(p for p in ("w0", "w1") if "clues" in engine.view_for(state, player=p)["seat"]["tasks"])
+    view = engine.view_for(state, player=encryptor)
+    keywords, code = view["teams"]["white"]["keywords"], view["encryptor"]["code"]
+
+    def weights(machines: set[str]) -> float:
+        message = decide(view, TABLE, bots=machines)
+        assert message is not None and message["action"] == "submit_clues"
+        return sum(
+            TABLE.score(clue, [keywords[d - 1]])[keywords[d - 1]]
+            for clue, d in zip(message["clues"], code, strict=True)
+        )
+
+    # Its teammate a bot, then a person (not among the room's bots): the same view.
+    assert weights({encryptor, "b0", "b1"}) > weights({"w0", "w1", "b0", "b1"})
