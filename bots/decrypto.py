@@ -9,15 +9,21 @@ at each position, through the words both bring to mind.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from bots.associations import Table, forms, key
 from decrypto.engine import codes
 from decrypto.engine.model import CLUE_MAX_CHARS, DIGITS
 from decrypto.engine.text import clue_key, loose_key
+
+# ``key`` of the same few hundred words, many times a move.
+_key = lru_cache(maxsize=65_536)(key)
 
 # A clue must point at its keyword more than at any other keyword of the team by this much.
 MARGIN = 0.15
@@ -25,9 +31,9 @@ MARGIN = 0.15
 FAINT = 0.2
 # The first eight associations of a word (weight 1.0 down to 0.79) are the obvious ones.
 OBVIOUS = 0.6
-# How much the Encryptor gives up in clarity to keep a clue away from its position's
-# earlier clues (what an interceptor reads).
-DISCRETION = 0.6
+# How much the Encryptor gives up in clarity to shrink the lead of the true code for an
+# interceptor holding the whole table and the team's earlier clues (what the opponents read).
+DISCRETION = 1.0
 # A clue chosen among the best few, so that the same keyword is not hinted the same way.
 SPREAD = 0.08
 
@@ -42,9 +48,13 @@ class Hint:
 
 def evokes(table: Table, clue: str) -> dict[str, float]:
     """The pack words ``clue`` brings to mind, the clue itself included when it is one."""
-    found = table.brings_to_mind(clue)  # shared: never changed here
-    own = table.by_key.get(key(clue))
-    return found if own is None else {**found, own: 1.0}
+    memo = _memo(table)[1]
+    known = memo.get(clue)
+    if known is None:
+        found = table.brings_to_mind(clue)  # shared: never changed here
+        own = table.by_key.get(key(clue))
+        known = memo[clue] = found if own is None else {**found, own: 1.0}
+    return known
 
 
 def link(table: Table, one: str, other: str, ignore: Iterable[str] = (), *, obvious: bool = False) -> float:
@@ -113,15 +123,15 @@ def intercept(
     their_sheet: dict[str, Any],
     own_keywords: Sequence[str] = (),
     *,
-    obvious: bool = True,
+    obvious: bool = False,
 ) -> tuple[int, ...]:
     """The opponents' code read from their public sheet (DC-19).
 
     Their keywords are never ours (DC-2): a link through one of our own keywords is no
     evidence. A clue that links to nothing given before likely stands for a position
-    not hinted yet. ``obvious``: read only the links anyone would see. A bot reading
-    another bot's clues shares its whole table, which no opposing team shares; against
-    a person's clues, the table is just what the bot knows, and all of it counts.
+    not hinted yet. Every clue, a person's or a bot's, is read with all the table
+    knows (issue 23: the first eight links alone read a person's clues far worse);
+    ``obvious``: only the links anyone would see, for measuring that difference.
     """
     fresh = [not their_sheet["by_position"].get(str(d)) for d in DIGITS]
     scores = []
@@ -143,51 +153,286 @@ def encrypt(
     used: Iterable[str],
     sheet: dict[str, Any],
     rng: random.Random,
+    public: Iterable[str] = (),
+    *,
+    people: bool = False,
 ) -> tuple[Hint, ...]:
-    """Three legal clues for ``code`` (DC-7, DC-17): each clearly nearer its own keyword
-    than the team's other three, and as far as the team can afford from the clues it
-    gave before at that position (which the opponents read, DC-19)."""
+    """Three legal clues for ``code`` (DC-7, DC-17) that the team reads and an
+    interceptor does not.
+
+    Each clue points at its keyword more clearly than at the team's other three, from a
+    sense of the keyword not hinted yet (``senses``), never a near-synonym of a clue
+    already given for that keyword nor another form of any public clue (``sheet``: the
+    team's own, which the opponents read, DC-19; ``public``: the opponents' sheet). The
+    three together must decipher back to the code with the team's table, and are chosen
+    to give a reader holding the whole table and the team's earlier clues (``intercept``)
+    the least lead for the true code. Links anyone knows (a word's first associations)
+    tie a clue to its position for every later round: the middle and end of a list are
+    preferred; ``people``: the team's readers are people, who see a word's familiar links
+    more surely than its last ones (``FAMILIAR``). Only the seat's view is used: the
+    keywords, the code, the public sheets.
+    """
     taken = {clue_key(c) for c in used if c}
     own_loose = [loose_key(word) for word in keywords]
-    hints: list[Hint] = []
+    by_position = sheet["by_position"]
+    echoes = [_Echo(c, forms(c, table.language), loose_key(c)) for c in sorted({*used, *public}) if c]
+
+    def legal(clue: str) -> bool:
+        loose = loose_key(clue)
+        return (
+            0 < len(clue) <= CLUE_MAX_CHARS
+            and clue_key(clue) not in taken
+            # DC-17 and DC-18: never a keyword, nor a word built on one ("fire" → "fireman").
+            and not any(word in loose or loose in word for word in own_loose)
+        )
+
+    options: list[list[_Option]] = []
     for digit in code:
-        keyword = keywords[digit - 1]
+        found = _options(table, keywords, digit, legal, by_position, echoes, people)
+        if not found:
+            found = [_Option(_any_legal(table, legal, rng), 0.0, (0.0,) * 4, (0.0,) * 4)]
+        options.append(found[:WIDTH])
+    fresh = [not by_position.get(str(d)) for d in DIGITS]
+    combos: list[tuple[float, tuple[_Option, ...]]] = []
+    for combo in itertools.product(*options):
+        if len({clue_key(o.clue) for o in combo}) < len(combo):
+            continue
+        seen = [
+            [o.links[d - 1] + (0.05 if max(o.links) == 0.0 and fresh[d - 1] else 0.0) for d in DIGITS]
+            for o in combo
+        ]
+        edge = _edge(seen, tuple(code))
+        value = sum(o.value for o in combo) - DISCRETION * max(edge, 0.0)
+        if _edge([o.reads for o in combo], tuple(code)) <= 0.0:
+            value -= MISREAD  # the team would read another code, or hesitate between two
+        combos.append((value, combo))
+    if not combos:  # every way repeats a clue (a table that knows almost nothing)
+        clues: list[str] = []
+        for found in options:
+            fits = [o.clue for o in found if clue_key(o.clue) not in {clue_key(c) for c in clues}]
+            clues.append(fits[0] if fits else _any_legal(table, lambda c: legal(c) and c not in clues, rng))
+        return tuple(Hint(clue, keywords[d - 1]) for clue, d in zip(clues, code, strict=True))
+    combos.sort(key=lambda pair: -pair[0])
+    top = [combo for value, combo in combos if value >= combos[0][0] - SPREAD]
+    chosen = rng.choice(top)
+    return tuple(Hint(o.clue, keywords[d - 1]) for o, d in zip(chosen, code, strict=True))
 
-        def legal(clue: str) -> bool:
-            loose = loose_key(clue)
-            return (
-                0 < len(clue) <= CLUE_MAX_CHARS
-                and clue_key(clue) not in taken
-                # DC-17 and DC-18: never a keyword, nor a word built on one ("fire" → "fireman").
-                and not any(word in loose or loose in word for word in own_loose)
-            )
 
-        scored: list[tuple[float, str]] = []
-        for clue in _candidates(table, keyword):
-            if not legal(clue):
-                continue
-            score = table.score(clue, list(keywords))
-            mine = score.get(keyword, 0.0)
-            rival = max((s for w, s in score.items() if w != keyword), default=0.0)
-            if mine <= 0.0 or mine - rival < MARGIN:
-                continue
-            seen = position_links(table, clue, sheet["by_position"], obvious=True)[digit - 1]
-            scored.append((mine - rival - DISCRETION * seen, clue))
-        if scored:
-            scored.sort(key=lambda pair: -pair[0])
-            top = [clue for value, clue in scored if value >= scored[0][0] - SPREAD]
-            chosen = rng.choice(top)
+_CODES = tuple(codes())
+# How many clues per digit the Encryptor weighs together (WIDTH³ rounds at most).
+WIDTH = 5
+# A round its own team would misread: only when nothing else is left.
+MISREAD = 10.0
+# Margin over the team's other keywords past which a clue is clear enough.
+CLEAR = 0.4
+# What a link's weight (how many people make it) costs a clue: a link everyone makes ties
+# the clue's keyword to every later clue at its position (measured against person-like
+# opponents, ``bots.selfplay.versus_person``: the middle and end of a list fare best).
+PLAIN = 0.5
+# For a team of people, the weight a clue's link is best near: past a word's first few
+# links, well before its last ones (a person reads a link it would not have thought of
+# less surely; measured with person-like teammates, ``versus_person(teammate="person")``).
+FAMILIAR = 0.7
+# What a clue linked to its keyword only through the thesaurus layer costs: a person may
+# well not see the link (issue 23: "cheque" for "kite").
+OBSCURE = 0.3
+# Two associations of a keyword this alike are one sense of it.
+SAME_SENSE = 0.3
+# A clue this alike to an earlier one is a near-synonym: never given.
+NEAR = 0.6
+
+
+@dataclass(frozen=True)
+class _Option:
+    clue: str
+    value: float
+    # how the team reads the clue (per position: its keyword, and the earlier clues there)
+    reads: tuple[float, ...]
+    # how likely a reader is to link it to the team's earlier clues at each position
+    links: tuple[float, ...]
+
+
+def _seen(table: Table, clue: str, by_position: dict[str, list[dict[str, Any]]]) -> tuple[float, ...]:
+    """For positions 1..4, how likely an opponent holding the whole table is to tie
+    ``clue`` to the clues already there: through a word both bring to mind, each link
+    weighed by how common it is (its weight), so two plain links make a strong tie and
+    two deep ones a faint one."""
+    mine = evokes(table, clue)
+    found = []
+    for digit in DIGITS:
+        best = 0.0
+        for row in by_position.get(str(digit), []):
+            theirs = evokes(table, row["clue"])
+            for word, weight in mine.items():
+                other = theirs.get(word)
+                if other is not None and weight * other > best:
+                    best = weight * other
+        found.append(best)
+    return tuple(found)
+
+
+def _edge(scores: Sequence[Sequence[float]], code: tuple[int, ...]) -> float:
+    """How far the true code leads every other code for a reader with ``scores``
+    (below zero: that reader picks another code)."""
+    first, second, third = scores
+    best_other = max(first[a - 1] + second[b - 1] + third[c - 1] for a, b, c in _CODES if (a, b, c) != code)
+    return first[code[0] - 1] + second[code[1] - 1] + third[code[2] - 1] - best_other
+
+
+def _options(
+    table: Table,
+    keywords: Sequence[str],
+    digit: int,
+    legal: Any,
+    by_position: dict[str, list[dict[str, Any]]],
+    echoes: Sequence[_Echo],
+    people: bool,
+) -> list[_Option]:
+    """The clues worth weighing for one digit, best first."""
+    keyword = keywords[digit - 1]
+    earlier = [row["clue"] for row in by_position.get(str(digit), [])]
+    clusters = senses(table, keyword)
+    spent = {clusters[c] for c in earlier if c in clusters}
+    spent |= {
+        sense
+        for clue, sense in clusters.items()
+        if any(similarity(table, clue, old, keyword) >= SAME_SENSE for old in earlier if old not in clusters)
+    }
+    scored: list[tuple[bool, _Option]] = []
+    for clue in _candidates(table, keyword):
+        if not legal(clue):
+            continue
+        shapes, loose = forms(clue, table.language), loose_key(clue)
+        # Never a near-synonym of a clue already given for this keyword, nor another form
+        # of any public clue.
+        if any(_near(table, clue, shapes, loose, old, old.clue in earlier and keyword) for old in echoes):
+            continue
+        evoked = table.brings_to_mind(clue)
+        score = {word: evoked.get(table.by_key.get(_key(word), word), 0.0) for word in keywords}
+        mine = score.get(keyword, 0.0)
+        rival = max((s for w, s in score.items() if w != keyword), default=0.0)
+        if mine <= 0.0 or mine - rival < MARGIN:
+            continue
+        earlier_links = position_links(table, clue, by_position)
+        reads = tuple(
+            score.get(word, 0.0) + 0.5 * earlier_links[d - 1] for d, word in enumerate(keywords, start=1)
+        )
+        # Enough margin is enough; past it, a plainer link only helps the opponents: every
+        # later clue at this position will be read through it.
+        value = min(mine - rival, CLEAR) - PLAIN * (abs(mine - FAMILIAR) if people else mine)
+        if mine < 0.4:
+            value -= OBSCURE  # a thesaurus link only: a person may well not see it
+        links = _seen(table, clue, by_position)
+        scored.append((clusters.get(clue) in spent, _Option(clue, value, reads, links)))
+    # A sense already hinted only while no other is left.
+    fresh_senses = [o for repeated, o in scored if not repeated]
+    chosen = fresh_senses or [o for _r, o in scored]
+    return sorted(chosen, key=lambda o: -o.value)
+
+
+# Per table (by id, the table kept alongside so that the id stays its own): what each clue
+# evokes and the similarities already worked out (the same clues recur every round), and
+# the senses of each keyword.
+_MEMO: dict[int, tuple[Table, dict[Any, Any], dict[str, dict[str, int]]]] = {}
+
+
+def _memo(table: Table) -> tuple[Table, dict[Any, Any], dict[str, dict[str, int]]]:
+    held = _MEMO.get(id(table))
+    if held is None or held[0] is not table:
+        if len(_MEMO) > 32:
+            _MEMO.clear()
+        held = _MEMO[id(table)] = (table, {}, {})
+    return held
+
+
+def senses(table: Table, keyword: str) -> dict[str, int]:
+    """The keyword's associations grouped by sense (association → group number).
+
+    The tables list a word's associations without their senses; two associations share
+    one when the words they bring to mind, the keyword aside, overlap (``similarity``).
+    Each joins the group it is on average most alike, in list order.
+    """
+    cache = _memo(table)[2]
+    known = cache.get(keyword)
+    if known is not None:
+        return known
+    groups: list[list[str]] = []
+    for association in _candidates(table, keyword):
+        best, best_value = None, SAME_SENSE
+        for group in groups:
+            value = sum(similarity(table, association, other, keyword) for other in group) / len(group)
+            if value >= best_value:
+                best, best_value = group, value
+        if best is None:
+            groups.append([association])
         else:
-            chosen = _any_legal(table, legal, rng)
-        taken.add(clue_key(chosen))
-        hints.append(Hint(chosen, keyword))
-    return tuple(hints)
+            best.append(association)
+    found = {association: number for number, group in enumerate(groups) for association in group}
+    cache[keyword] = found
+    return found
+
+
+def similarity(table: Table, one: str, other: str, keyword: str = "") -> float:
+    """How alike two clues are (0..1), through the words they bring to mind besides
+    ``keyword``: a direct link, or the overlap of what both evoke (cosine)."""
+    memo = _memo(table)[1]
+    found = memo.get((one, other, keyword))
+    if found is None:
+        if len(memo) > 200_000:
+            memo.clear()  # a bound for a long-lived server
+        found = memo[(one, other, keyword)] = memo[(other, one, keyword)] = _similarity(
+            table, one, other, keyword
+        )
+    return found
+
+
+def _similarity(table: Table, one: str, other: str, keyword: str) -> float:
+    skip = table.by_key.get(_key(keyword), keyword)
+    first, first_norm = _vector(table, one, skip)
+    second, second_norm = _vector(table, other, skip)
+    direct = max(
+        first.get(table.by_key.get(_key(other), ""), 0.0), second.get(table.by_key.get(_key(one), ""), 0.0)
+    )
+    if len(first) > len(second):
+        first, second = second, first
+    dot = sum(weight * second[word] for word, weight in first.items() if word in second)
+    if not dot:
+        return direct
+    return max(direct, dot / (first_norm * second_norm))
+
+
+def _vector(table: Table, clue: str, skip: str) -> tuple[dict[str, float], float]:
+    """What ``clue`` evokes besides ``skip``, and the length of that as a vector."""
+    memo = _memo(table)[1]
+    found = memo.get((clue, skip))
+    if found is None:
+        vector = {w: s for w, s in evokes(table, clue).items() if w != skip}
+        found = memo[(clue, skip)] = (vector, math.sqrt(sum(w * w for w in vector.values())))
+    return found
+
+
+class _Echo(NamedTuple):
+    """A clue already public, with its comparison forms."""
+
+    clue: str
+    forms: set[str]
+    loose: str
+
+
+def _near(table: Table, clue: str, shapes: set[str], loose: str, old: _Echo, keyword: str | bool) -> bool:
+    """``clue`` is ``old`` in another form or, for a ``keyword`` they both hint at, has
+    nearly the same links besides it."""
+    if shapes & old.forms:
+        return True
+    if min(len(loose), len(old.loose)) >= 4 and (loose.startswith(old.loose) or old.loose.startswith(loose)):
+        return True
+    return isinstance(keyword, str) and similarity(table, clue, old.clue, keyword) >= NEAR
 
 
 def _candidates(table: Table, keyword: str) -> list[str]:
     """A keyword's associations; for a word not in the table (a room's own keyword), the
     pack words that list it among theirs."""
-    listed = table.words.get(table.by_key.get(key(keyword), keyword))
+    listed = table.words.get(table.by_key.get(_key(keyword), keyword))
     if listed:
         return [association for association, _weight in listed]
     evoked = table.brings_to_mind(keyword)
@@ -205,7 +450,7 @@ def _any_legal(table: Table, legal: Any, rng: random.Random) -> str:
 
 def guess_keywords(table: Table, their_sheet: dict[str, Any], own_keywords: Sequence[str]) -> list[str]:
     """DC-25: per opponents' position, the pack word its clues bring to mind most together."""
-    mine = {table.by_key.get(key(word), word) for word in own_keywords}
+    mine = {table.by_key.get(_key(word), word) for word in own_keywords}
     words: list[str] = []
     for digit in DIGITS:
         totals: dict[str, float] = {}
@@ -248,7 +493,10 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
         panel = view["encryptor"]
         used = [clue for row in view["sheets"][team]["rows"] for clue in row["clues"]]
         rng = random.Random(f"{view['round']}:{team}:{seat['player']}:{panel['code']}")
-        hints = encrypt(table, keywords, panel["code"], used, view["sheets"][team], rng)
+        public = [clue for row in view["sheets"][other]["rows"] for clue in row["clues"]]
+        people = any(p not in machines for p in own["players"] if p != seat["player"])
+        sheet = view["sheets"][team]
+        hints = encrypt(table, keywords, panel["code"], used, sheet, rng, public, people=people)
         return {"action": "submit_clues", **_moment(stamp), "clues": [h.clue for h in hints]}
     current = view["current"]
     if current is not None and current["guess"] is not None and current["guess"]["can_edit"]:
@@ -259,9 +507,7 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
             code = decipher(table, current["clues"], keywords, view["sheets"][team])
         else:
             sheet = view["sheets"][current["team"]]
-            code = intercept(
-                table, current["clues"], sheet, keywords, obvious=current["encryptor"] in machines
-            )
+            code = intercept(table, current["clues"], sheet, keywords)
         if team_of_bots:
             return {
                 "action": "lock_guess",

@@ -104,6 +104,7 @@ class DecryptoTally:
     miscommunicated: int = 0
     stalled: int = 0
     seconds: list[float] = field(default_factory=list)
+    encrypt_seconds: list[float] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         return [
@@ -114,7 +115,9 @@ class DecryptoTally:
             f" ({self.miscommunicated}/{self.decipher_tries})",
             f"rounds to the end: mean {statistics.mean(self.rounds or [0]):.1f}  stalled {self.stalled}",
             f"ms per move: mean {1000 * statistics.mean(self.seconds or [0]):.1f}"
-            f" (max {1000 * max(self.seconds or [0]):.1f})",
+            f" (max {1000 * max(self.seconds or [0]):.1f})"
+            f"  ms per Encryptor decision: mean {1000 * statistics.mean(self.encrypt_seconds or [0]):.1f}"
+            f" (max {1000 * max(self.encrypt_seconds or [0]):.1f})",
         ]
 
 
@@ -141,6 +144,8 @@ def play_decrypto(language: str, mode: str, seed: int, tally: DecryptoTally) -> 
             if message is None:
                 continue
             tally.seconds.append(time.perf_counter() - started)
+            if message["action"] == "submit_clues":
+                tally.encrypt_seconds.append(tally.seconds[-1])
             action = decrypto_engine.action_from_json(message)
             state = decrypto_engine.apply(state, player, action, now=0.0)
             break
@@ -166,4 +171,115 @@ def selfplay_decrypto(language: str, mode: str, games: int, seed: int = 1) -> De
     tally = DecryptoTally()
     for number in range(games):
         play_decrypto(language, mode, seed * 100_000 + number, tally)
+    return tally
+
+
+@dataclass
+class VersusTally:
+    """The bot team's figures against a person-like team (``versus_person``): White is the
+    bots' team, Black the person-like one."""
+
+    games: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    intercept_tries: int = 0
+    intercepted: int = 0
+    decipher_tries: int = 0
+    miscommunicated: int = 0
+    their_tries: int = 0
+    they_were_intercepted: int = 0
+    stalled: int = 0
+    encrypt_seconds: list[float] = field(default_factory=list)
+    clues: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def interception_rate(self) -> float:
+        return self.intercepted / max(1, self.intercept_tries)
+
+    @property
+    def miscommunication_rate(self) -> float:
+        return self.miscommunicated / max(1, self.decipher_tries)
+
+    def lines(self) -> list[str]:
+        return [
+            f"games {self.games}  winners {dict(self.winners)}  stalled {self.stalled}"
+            f"  rounds to the end: mean {statistics.mean(self.rounds or [0]):.1f}",
+            f"bot team intercepted {self.interception_rate:.3f} per try"
+            f" ({self.intercepted}/{self.intercept_tries})"
+            f"  miscommunication {self.miscommunication_rate:.3f}"
+            f" ({self.miscommunicated}/{self.decipher_tries})",
+            "bot team intercepting the person-like team:"
+            f" {self.they_were_intercepted / max(1, self.their_tries):.3f}"
+            f" ({self.they_were_intercepted}/{self.their_tries})",
+            f"ms per Encryptor decision: mean {1000 * statistics.mean(self.encrypt_seconds or [0]):.1f}"
+            f" (max {1000 * max(self.encrypt_seconds or [0]):.1f})",
+        ]
+
+
+def play_versus(
+    language: str, seed: int, tally: VersusTally, *, profile: str = "person", teammate: str = "bot"
+) -> None:
+    """One standard game: White's two bots against two person-like players (one person's
+    table, ``bots.person``). White's clues are always the bot Encryptor's; ``teammate``:
+    who reads them, the other bot (the same table) or a person (another person's table).
+    Each side counts only its own team as machines: the person-like players read White's
+    clues with all they know, as people do."""
+    from bots.person import person_table
+
+    table = associations.table("decrypto", language)
+    opponent = person_table(language, seed, profile)
+    reader = table if teammate == "bot" else person_table(language, seed + 1_000_000_007, profile)
+    white, black = ["w0", "w1"], ["b0", "b1"]
+    state = decrypto_engine.new_game(
+        words=list(load_pack(DECRYPTO_WORDS, language)), seed=seed, white=white, black=black
+    )
+    for _ in range(MOVES_MAX):
+        if state.phase is decrypto_engine.Phase.OVER:
+            break
+        for player in white + black:
+            view = decrypto_engine.view_for(state, player=player)
+            ours = player in white
+            encrypting = "clues" in view["seat"]["tasks"] and view["encryptor"] is not None
+            seat_table = (table if encrypting else reader) if ours else opponent
+            started = time.perf_counter()
+            # A person-like reader on White: the Encryptor knows its teammates are people.
+            machines = [player] if ours and encrypting and teammate != "bot" else white if ours else black
+            message = decrypto_decide(view, seat_table, bots=machines)
+            if message is None:
+                continue
+            if ours and message["action"] == "submit_clues":
+                tally.encrypt_seconds.append(time.perf_counter() - started)
+                keywords = view["teams"]["white"]["keywords"]
+                code = view["encryptor"]["code"]
+                tally.clues += [(keywords[d - 1], c) for d, c in zip(code, message["clues"], strict=True)]
+            state = decrypto_engine.apply(state, player, decrypto_engine.action_from_json(message), now=0.0)
+            break
+        else:
+            break  # nobody could move
+    tally.games += 1
+    result = decrypto_engine.outcome(state)
+    if result is None:
+        tally.stalled += 1
+        return
+    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
+    tally.rounds.append(state.round)
+    for reveal in state.history:
+        if reveal.team is decrypto_engine.Team.WHITE:
+            tally.decipher_tries += 1
+            tally.miscommunicated += not reveal.deciphered
+            if reveal.interception is not None:
+                tally.intercept_tries += 1
+                tally.intercepted += reveal.intercepted
+        elif reveal.interception is not None:
+            tally.their_tries += 1
+            tally.they_were_intercepted += reveal.intercepted
+
+
+def versus_person(
+    language: str, games: int, seed: int = 1, *, profile: str = "person", teammate: str = "bot"
+) -> VersusTally:
+    """``games`` games of the bot team against person-like teams, a new person each game."""
+    tally = VersusTally()
+    for number in range(games):
+        play_versus(language, seed * 100_000 + number, tally, profile=profile, teammate=teammate)
     return tally

@@ -61,9 +61,12 @@ def test_the_encryptor_keeps_away_from_its_earlier_clues_when_it_can() -> None:
     used = ["surf", "smoke", "tick"]
     choices = {encrypt(TABLE, KEYWORDS, (1, 2, 3), used, sheet, random.Random(s))[0].clue for s in range(10)}
     assert choices <= {"current", "abyss"}
-    # With no earlier clue at its position, the first and most obvious links are chosen.
+    # With no earlier clue at its position, not the links everyone makes either (issue 23:
+    # each later clue would be read through them): the middle and end of the list.
     fresh = {encrypt(TABLE, KEYWORDS, (1, 2, 3), [], NO_SHEET, random.Random(s))[0].clue for s in range(10)}
-    assert fresh <= {"wave", "surf", "tide"}
+    ocean = [a for a, _w in TABLE.words["ocean"]]
+    assert fresh and not fresh & set(ocean[:8])
+    assert all(decipher(TABLE, [clue, "ash", "tick"], KEYWORDS, NO_SHEET) == (1, 2, 3) for clue in fresh)
 
 
 def test_dc10_a_team_deciphers_its_own_code_from_its_keywords() -> None:

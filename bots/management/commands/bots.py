@@ -202,6 +202,18 @@ class Command(BaseCommand):
         )
         sp.add_argument("--games", type=int, default=500)
         sp.add_argument("--seed", type=int, default=1)
+        sp.add_argument(
+            "--against",
+            choices=("bot", "person", "half"),
+            default="bot",
+            help="decrypto: the bots' twin, or a person-like team (its own table, bots/person.py)",
+        )
+        sp.add_argument(
+            "--teammate",
+            choices=("bot", "person"),
+            default="bot",
+            help="decrypto --against person/half: who reads the bot Encryptor's clues",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["what"] == "evaluate":
@@ -229,6 +241,21 @@ class Command(BaseCommand):
             game, mode = options["game"], options["mode"]
             if mode not in (DECRYPTO_SEATS if game == "decrypto" else SEATS):
                 raise CommandError(f"{game} has no mode {mode!r}")
+            if game == "decrypto" and options["against"] != "bot":
+                from bots.selfplay import versus_person
+
+                if mode != "standard":
+                    raise CommandError("--against plays the standard game")
+                tally: Any = versus_person(
+                    options["lang"],
+                    options["games"],
+                    options["seed"],
+                    profile=options["against"],
+                    teammate=options["teammate"],
+                )
+                for line in tally.lines():
+                    self.stdout.write(line)
+                return
             run = selfplay_decrypto if game == "decrypto" else selfplay
             tally = run(options["lang"], mode, options["games"], options["seed"])
             for line in tally.lines():
