@@ -507,7 +507,12 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
             code = decipher(table, current["clues"], keywords, view["sheets"][team])
         else:
             sheet = view["sheets"][current["team"]]
-            code = intercept(table, current["clues"], sheet, keywords)
+            # A person's clues are read with all the table knows (issue 23); a bot's with
+            # the links anyone would see: two bots share one table, and a bot reading its
+            # twin's mind would intercept a bot Encryptor partnering people 3 times in 4.
+            code = intercept(
+                table, current["clues"], sheet, keywords, obvious=current["encryptor"] in machines
+            )
         if team_of_bots:
             return {
                 "action": "lock_guess",

@@ -144,7 +144,7 @@ def _interceptor_view(sheet: dict[str, Any], clues: list[str]) -> dict[str, Any]
     }
 
 
-def test_issue23_the_interceptor_reads_a_bots_clues_with_its_whole_table() -> None:
+def test_issue23_the_interceptor_reads_a_persons_clues_with_its_whole_table() -> None:
     table = parse(
         "ocean\twave; surf; tide; salt; whale; deep; blue; ship; coral; reef; shore; sailor; atlantic;"
         " pacific; current; abyss\n"
@@ -154,14 +154,17 @@ def test_issue23_the_interceptor_reads_a_bots_clues_with_its_whole_table() -> No
         "en",
     )
     # "abyss" and "current" meet only deep in ocean's list: a reader of the obvious links
-    # alone misses the tie (and puts "current" at the position not hinted yet), even
-    # when White's Encryptor is a bot (w0).
+    # alone misses the tie (and puts "current" at the position not hinted yet). White's
+    # Encryptor w0 is a person: read with the whole table. Were w0 a bot, its twin reads it
+    # by the obvious links, as a person would.
     sheet = _sheet(((1, 2, 3), ("abyss", "flame", "time")))
     clues = ["current", "smoke", "tick"]
     assert intercept(table, clues, sheet, obvious=True) == (4, 2, 3)
-    message = decide(_interceptor_view(sheet, clues), table, bots={"b1", "w0", "w1"})
+    message = decide(_interceptor_view(sheet, clues), table, bots={"b1", "w1"})
     assert message is not None and message["action"] == "lock_guess"
     assert message["code"] == [1, 2, 3]
+    message = decide(_interceptor_view(sheet, clues), table, bots={"b1", "w0", "w1"})
+    assert message is not None and message["code"] == [4, 2, 3]
 
 
 def test_issue23_a_person_like_table_is_the_bots_table_with_links_forgotten_and_reordered() -> None:
