@@ -255,8 +255,13 @@ class EngineGame:
     replay_script = ""
 
     def states(self, deal: dict[str, Any], moves: list[dict[str, Any]]) -> Iterable[Any]:
-        found: Iterable[Any] = self.engine.states(deal, moves)  # type: ignore[attr-defined]
-        return found
+        # The engine's ``step``: one logged step (a move as sent, or a passed deadline).
+        step = self.engine.step  # type: ignore[attr-defined]
+        state = self.engine.state_from_json(deal)
+        yield state
+        for move in moves:
+            state = step(state, move)
+            yield state
 
     def outcome_json(self, outcome: Any) -> dict[str, Any]:
         return dataclasses.asdict(outcome) if dataclasses.is_dataclass(outcome) else {"result": outcome}

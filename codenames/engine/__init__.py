@@ -36,7 +36,7 @@ from .model import (
     Team,
 )
 from .play import apply, deadline, expire, outcome
-from .replay import replay, states
+from .replay import replay, step
 from .serial import rules_from_json, rules_to_json, state_from_json, state_to_json
 from .start import new_game
 from .view import view_for
@@ -76,6 +76,6 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "replay",
-    "states",
+    "step",
     "view_for",
 ]

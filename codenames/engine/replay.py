@@ -3,7 +3,7 @@ then each step applied as the room applied it, with the engine alone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import action_from_json
@@ -27,16 +27,9 @@ def step(state: State, move: Mapping[str, Any]) -> State:
     return apply(state, actor_of(state, move), action_from_json(move["action"]), now=move["at"])
 
 
-def states(deal: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> Iterator[State]:
-    """The deal's state, then the state after each step."""
-    state = state_from_json(deal)
-    yield state
-    for move in moves:
-        state = step(state, move)
-        yield state
-
-
 def replay(deal: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> State:
     """The final state of a game from its deal and its steps."""
-    *_, last = states(deal, moves)
-    return last
+    state = state_from_json(deal)
+    for move in moves:
+        state = step(state, move)
+    return state

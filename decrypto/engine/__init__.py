@@ -25,7 +25,7 @@ from .actions import (
 from .deck import codes
 from .model import Mode, Outcome, Phase, RuleError, Rules, Seat, State, Team
 from .play import apply, deadline, expire, outcome
-from .replay import replay, states
+from .replay import replay, step
 from .seats import role_of
 from .serial import state_from_json, state_to_json
 from .start import new_game
@@ -61,6 +61,6 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "replay",
-    "states",
+    "step",
     "view_for",
 ]

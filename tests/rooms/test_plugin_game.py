@@ -84,3 +84,40 @@ def test_a_game_app_brings_its_pages() -> None:
         page = HttpClient(HTTP_ACCEPT_LANGUAGE=language).get("/how-to-play/tally/").content.decode()
         assert f"({language}) The first team to tally" in page
     assert get_game("tally").script == "js/tinygame.js"
+
+
+def test_a_game_app_is_kept_replayed_and_exported_through_its_engines_step() -> None:
+    """Every game kept (issue 22) holds for a plug-in: the one game path logs its moves,
+    its finished game is listed, exported and replayed by its engine's ``step``."""
+    from rooms import changes, play
+    from tests.tinygame import engine
+    from tests.tinygame.models import TallyRecord
+
+    uids = _seat("tally-kept")
+
+    def as_(name: str, message: dict[str, object]) -> None:
+        with changes.locked_room("tally-kept") as room:
+            players = changes.room_players(room)
+            play.act(room, players, next(p for p in players if p.uid == uids[name]), message)
+
+    as_("nia", {"action": "start_game"})
+    running = HttpClient().get("/r/tally-kept/games/1.json")
+    assert running.status_code == 404
+    for move in range(5):
+        as_("nia" if move % 2 == 0 else "sol", {"action": "tally", "move": move})
+    record = TallyRecord.objects.get(room__slug="tally-kept")
+    assert record.finished and record.steps == 5
+    client = HttpClient()
+    assert "#1" in client.get("/r/tally-kept/games/").content.decode()
+    data = client.get("/r/tally-kept/games/1.json").json()
+    assert engine.state_to_json(_replayed(engine, data["deal"], data["moves"])) == record.state
+    page = client.get("/r/tally-kept/games/1/").content.decode()
+    # No replay script of its own: the steps in words (the actions' names) still step.
+    assert page.count('class="replay-goto"') == 6 and "tally" in page
+
+
+def _replayed(engine: object, deal: dict[str, object], moves: list[dict[str, object]]) -> object:
+    state = engine.state_from_json(deal)  # type: ignore[attr-defined]
+    for move in moves:
+        state = engine.step(state, move)  # type: ignore[attr-defined]
+    return state

@@ -53,6 +53,11 @@ def apply(state: State, team: str, action: dict[str, Any]) -> State:
     return replace(state, counts=counts, turn=other, move=state.move + 1)
 
 
+def step(state: State, move: dict[str, Any]) -> State:
+    """One step of the move log (rooms/history.py): a team's tally (no deadlines here)."""
+    return apply(state, move["team"], move["action"])
+
+
 def outcome(state: State) -> str | None:
     return next((team for team in TEAMS if state.counts[team] >= TARGET), None)
 
