@@ -44,6 +44,31 @@ def _wait_saved(slug: str, predicate: Any, page: Any) -> dict[str, Any]:
     raise AssertionError(f"the game never reached the expected state: {_game(slug).state}")
 
 
+def _tap_until_saved(
+    page: Any, selector: str, slug: str, predicate: Any, tries: int = 3, before: Any = None
+) -> dict[str, Any]:
+    """Tap ``selector`` until the saved state shows the tap's effect.
+
+    A page sends a tap now or never: while its line is in doubt (a ping unanswered for
+    1.5 s, which a loaded machine running four browsers and the server can cause) the tap
+    is not sent and the player taps again. So does this test, never twice for one effect.
+    ``before``: what to do again before each tap (pick the digits the page lost).
+    """
+    for _attempt in range(tries - 1):
+        if before is not None:
+            before()
+        page.click(selector)
+        for _ in range(160):
+            state = _game(slug).state
+            if predicate(state):
+                return state
+            page.wait_for_timeout(25)
+    if before is not None:
+        before()
+    page.click(selector)
+    return _wait_saved(slug, predicate, page)
+
+
 def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[str, str]) -> dict[str, Any]:
     """Every Encryptor writes clues; ``miss`` (an engine team) always misreads its own code."""
     any_page = next(iter(pages.values()))
@@ -60,8 +85,12 @@ def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[st
                 page.fill(f"#dc-clue-{i + 1}", f"{team}{state['round']}clue{i}")
             if "encryptor" in shots:
                 page.screenshot(path=shots.pop("encryptor"), full_page=True)
-            page.click("#dc-submit-clues")
-            _wait_saved(slug, lambda s, t=team: s["phase"] != "clues" or s["turns"][t]["submitted"], page)
+            _tap_until_saved(
+                page,
+                "#dc-submit-clues",
+                slug,
+                lambda s, t=team: s["phase"] != "clues" or s["turns"][t]["submitted"],
+            )
         this_round = state["round"]
         state = _wait_saved(slug, lambda s: s["phase"] != "clues", any_page)
         for _target in range(2):
@@ -80,11 +109,28 @@ def _play_to_the_end(pages: dict[str, Any], slug: str, miss: str, shots: dict[st
                 )
                 page = _page_of(pages, slug, who)
                 page.wait_for_selector("#dc-lock-guess")
-                for i, digit in enumerate(guess):
-                    page.click(f"#dc-guess-{i + 1} button[data-digit='{digit}']")
+
+                def pick(page: Any = page, guess: list[int] = guess) -> None:
+                    for i, digit in enumerate(guess):
+                        button = f"#dc-guess-{i + 1} button[data-digit='{digit}']"
+                        if page.get_attribute(button, "aria-pressed") != "true":
+                            page.click(button)
+
+                pick()
                 if "member" in shots:
                     page.screenshot(path=shots.pop("member"), full_page=True)
-                page.click("#dc-lock-guess")
+                # The lock carries the whole code the buttons show: a digit's draft lost on
+                # the way does not matter, the lock is what counts.
+                _tap_until_saved(
+                    page,
+                    "#dc-lock-guess",
+                    slug,
+                    lambda s, r=rnd, t=target, team=team: (
+                        (s["round"], s.get("guessing_for")) != (r, t)
+                        or s["phase"] != "guess"
+                        or s["locked"].get(team) is not None
+                    ),
+                )
             _wait_saved(slug, lambda s, r=rnd, t=target: (s["round"], s.get("guessing_for")) != (r, t)
                         or s["phase"] != "guess", any_page)  # fmt: skip
     return _game(slug).state
