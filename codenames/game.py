@@ -83,10 +83,11 @@ class Codenames(play.EngineGame):
     def history_frame(self, state: Any) -> dict[str, Any]:
         return history.frame(state)
 
-    def history_describe(
-        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
-    ) -> str | None:
+    def history_describe(self, move: dict[str, Any], before: Any, after: Any) -> str | None:
         return history.describe(move, before, after)
+
+    def seat_name(self, team: str, role: str | None = None) -> str:
+        return history.seat_name(team, role)
 
     def history_summary(self, state: Any) -> dict[str, Any]:
         return history.summary(state)

@@ -25,6 +25,12 @@ def identity_name(identity: engine.Identity) -> str:
     }[identity]
 
 
+def seat_name(team: str, role: str | None = None) -> str:
+    roles = {"spymaster": _("Spymaster"), "operative": _("Operative")}
+    name = team_name(team) or team
+    return f"{name} · {roles[role]}" if role in roles else name
+
+
 def mode_name(mode: str) -> str:
     return {"standard": _("Classic"), "coop": _("Co-operative"), "three": _("Three players")}.get(mode, mode)
 

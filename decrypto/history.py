@@ -17,6 +17,11 @@ def team_name(team: str | None) -> str:
     return {"white": _("White"), "black": _("Black")}.get(team or "", "")
 
 
+def seat_name(team: str, role: str | None = None) -> str:
+    """A Decrypto seat is its team: every player takes every part in turn (DC-5)."""
+    return team_name(team) or team
+
+
 def mode_name(mode: str) -> str:
     return {"standard": _("Classic"), "interceptor": _("Interceptor (three players)")}.get(mode, mode)
 
@@ -95,7 +100,7 @@ def frame(state: engine.State) -> dict[str, Any]:
     }
 
 
-def _told(reveal: Reveal, names: Mapping[str, str]) -> str:
+def _told(reveal: Reveal) -> str:
     team, other = team_name(reveal.team.value), team_name(reveal.team.other.value)
     parts = [
         _("%(team)s's code was %(code)s (%(clues)s).")
@@ -111,9 +116,7 @@ def _told(reveal: Reveal, names: Mapping[str, str]) -> str:
     return " ".join(parts)
 
 
-def describe(
-    move: Mapping[str, Any], before: engine.State, after: engine.State, names: Mapping[str, str]
-) -> str | None:
+def describe(move: Mapping[str, Any], before: engine.State, after: engine.State) -> str | None:
     """A replay step in words, or None for one it passes over (drafts, notes)."""
     action = move["action"].get("action") if move["kind"] == "move" else None
     team = team_name(move.get("team"))
@@ -143,7 +146,7 @@ def describe(
     else:
         return None
     new = after.history[len(before.history) :]
-    text = " ".join([text, *(_told(reveal, names) for reveal in new)])
+    text = " ".join([text, *(_told(reveal) for reveal in new)])
     if after.result is not None and before.result is None:
         text = f"{text} {result_text(after.result)}"
     return text

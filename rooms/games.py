@@ -173,10 +173,11 @@ class Game(Protocol):
     def history_frame(self, state: Any) -> dict[str, Any]:
         """One moment of a replay, for ``replay_script``."""
 
-    def history_describe(
-        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
-    ) -> str | None:
+    def history_describe(self, move: dict[str, Any], before: Any, after: Any) -> str | None:
         """A step in words, or None for a step the replay passes over."""
+
+    def seat_name(self, team: str, role: str | None = None) -> str:
+        """A team's name for people (a seat's, with its role when the game has several)."""
 
     def history_summary(self, state: Any) -> dict[str, Any]:
         """The history line of a finished game: ``variant``, ``result``, ``winners``, ``length``."""

@@ -91,8 +91,14 @@ def _insert_sql() -> str:
     return f"INSERT INTO {GameMove._meta.db_table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
 
 
-def steps_of(room: Room, game: str, number: int) -> list[GameMove]:
-    return list(GameMove.objects.filter(room=room, game=game, number=number).order_by("step"))
+# A step as the export gives it (docs/protocol.md, "Game records").
+STEP_FIELDS = ("step", "kind", "player", "name", "team", "role", "bot", "action", "at", "version")
+
+
+def steps_of(room: Room, game: str, number: int) -> list[dict[str, Any]]:
+    """The game's steps in order, the deal first, each a dict of ``STEP_FIELDS``."""
+    rows = GameMove.objects.filter(room=room, game=game, number=number).order_by("step")
+    return list(rows.values(*STEP_FIELDS))
 
 
 @dataclass
@@ -131,23 +137,15 @@ def finished_game(room: Room, ordinal: int) -> Played | None:
     return None
 
 
-def seats_of(steps: list[GameMove]) -> list[dict[str, Any]]:
+def seats_of(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Who played: the seats at the deal, then anyone else who moved, each once."""
     seats: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
     for step in steps:
-        if step.kind == GameMove.DEAL:
-            candidates = step.action.get("seats", [])
-        elif step.kind == GameMove.MOVE:
-            candidates = [
-                {
-                    "player": step.player,
-                    "name": step.name,
-                    "team": step.team,
-                    "role": step.role,
-                    "bot": step.bot,
-                }
-            ]
+        if step["kind"] == GameMove.DEAL:
+            candidates = step["action"].get("seats", [])
+        elif step["kind"] == GameMove.MOVE:
+            candidates = [{key: step[key] for key in ("player", "name", "team", "role", "bot")}]
         else:
             continue
         for seat in candidates:
@@ -162,7 +160,7 @@ def export(room: Room, played: Played) -> dict[str, Any]:
     """A finished game as data: its deal, every step in order and its outcome."""
     game, record = played.game, played.record
     steps = steps_of(room, game.name, record.number)
-    deal = next((s for s in steps if s.kind == GameMove.DEAL), None)
+    deal = next((s for s in steps if s["kind"] == GameMove.DEAL), None)
     outcome = game.outcome(game.load(record.state))
     return {
         "format": EXPORT_FORMAT,
@@ -174,33 +172,11 @@ def export(room: Room, played: Played) -> dict[str, Any]:
         "started_at": record.created_at.isoformat(),
         "ended_at": record.updated_at.isoformat(),
         "seats": seats_of(steps),
-        "deal": deal.action["state"] if deal is not None else None,
-        "moves": [
-            {
-                "step": s.step,
-                "kind": s.kind,
-                "player": s.player,
-                "name": s.name,
-                "team": s.team,
-                "role": s.role,
-                "bot": s.bot,
-                "action": s.action,
-                "at": s.at,
-                "version": s.version,
-            }
-            for s in steps
-            if s.kind != GameMove.DEAL
-        ],
+        "deal": deal["action"]["state"] if deal is not None else None,
+        "moves": [s for s in steps if s["kind"] != GameMove.DEAL],
         "outcome": None if outcome is None else game.outcome_json(outcome),
         "bot_notes": dict(record.bot_notes),
     }
-
-
-def has_log(played: Played) -> bool:
-    """Whether the game's steps were kept (games played before the log began were not)."""
-    return GameMove.objects.filter(
-        room_id=played.record.room_id, game=played.game.name, number=played.record.number, step=0
-    ).exists()
 
 
 def replay(room: Room, played: Played) -> dict[str, Any] | None:
@@ -214,7 +190,7 @@ def replay(room: Room, played: Played) -> dict[str, Any] | None:
     states = list(game.states(data["deal"], data["moves"]))
     frames = [{"step": 0, "label": str(_("The cards are dealt.")), **game.history_frame(states[0])}]
     for move, before, after in zip(data["moves"], states, states[1:], strict=False):
-        label = game.history_describe(move, before, after, names)
+        label = game.history_describe(move, before, after)
         if label is not None:
             frames.append({"step": move["step"], "label": str(label), **game.history_frame(after)})
     return {
@@ -233,6 +209,7 @@ class Line:
     seats: list[dict[str, Any]]
     minutes: int
     kept: bool
+    state: Any  # the engine's final state
 
 
 def room_history(room: Room) -> tuple[list[Line], bool, list[tuple[Any, list[tuple[str, str]]]]]:
@@ -240,73 +217,51 @@ def room_history(room: Room) -> tuple[list[Line], bool, list[tuple[Any, list[tup
     game's stats: wins per team and per name (people and bots apart), then its own."""
     games = room_games(room)
     moves: dict[tuple[str, int], list[dict[str, Any]]] = {}
-    for row in GameMove.objects.filter(room=room).order_by("game", "number", "step").values():
+    rows = GameMove.objects.filter(room=room).order_by("game", "number", "step")
+    for row in rows.values("game", "number", *STEP_FIELDS):
         moves.setdefault((row["game"], row["number"]), []).append(row)
     lines: list[Line] = []
-    finished: dict[str, list[tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]]] = {}
+    finished: dict[str, list[Line]] = {}
     for played in games:
         if not played.over:
             continue
         game, record = played.game, played.record
         state = game.load(record.state)
         steps = moves.get((game.name, record.number), [])
-        seats = [{**seat, "label": seat_label(seat)} for seat in seats_of_rows(steps)]
+        seats = [{**seat, "label": game.seat_name(seat["team"], seat["role"])} for seat in seats_of(steps)]
         minutes = max(0, round((record.updated_at - record.created_at).total_seconds() / 60))
-        lines.append(Line(played, game.history_summary(state), seats, minutes, bool(steps)))
+        line = Line(played, game.history_summary(state), seats, minutes, bool(steps), state)
+        lines.append(line)
         if game.outcome(state) is not None:
-            finished.setdefault(game.name, []).append((state, steps, seats))
+            finished.setdefault(game.name, []).append(line)
     stats = []
     for name, kept in finished.items():
         game = get_game(name)
-        rows = _wins(game, kept)
-        bots = {seat["player"] for _state, _steps, seats in kept for seat in seats if seat["bot"]}
-        rows += game.history_stats([(state, steps) for state, steps, _seats in kept], bots)
-        stats.append((game.title, rows))
+        bots = {seat["player"] for line in kept for seat in line.seats if seat["bot"]}
+        played_games = [(line.state, moves.get((name, line.played.record.number), [])) for line in kept]
+        stats.append((game.title, _wins(game, kept) + game.history_stats(played_games, bots)))
     running = any(not played.over for played in games)
     return list(reversed(lines)), running, stats
 
 
-def seats_of_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``seats_of`` for rows read as dicts."""
-    return seats_of([GameMove(**row) for row in rows])
-
-
-def _wins(
-    game: Game, kept: list[tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]]
-) -> list[tuple[str, str]]:
+def _wins(game: Game, kept: list[Line]) -> list[tuple[str, str]]:
     """Games played, wins per team, and wins per player name, people and bots apart."""
     teams: dict[str, int] = {}
     people: dict[str, int] = {}
     bots: dict[str, int] = {}
-    for state, _steps, seats in kept:
-        winners = game.history_summary(state)["winners"]
+    for line in kept:
+        winners = line.summary["winners"]
         for team in winners:
             teams[team] = teams.get(team, 0) + 1
-        won = {(seat["name"], seat["bot"]) for seat in seats if seat["team"] in winners}
+        won = {(seat["name"], seat["bot"]) for seat in line.seats if seat["team"] in winners}
         for seat_name, bot in won:
             tally = bots if bot else people
             tally[seat_name] = tally.get(seat_name, 0) + 1
-    labels = dict(getattr(game.seating, "labels", {}) or {})
     rows = [(str(_("Games played")), str(len(kept)))]
     for team in game.seating.teams:
-        rows.append(
-            (
-                str(_("Wins: %(team)s") % {"team": labels.get(team) or team_label(team)}),
-                str(teams.get(team, 0)),
-            )
-        )
+        rows.append((str(_("Wins: %(team)s") % {"team": game.seat_name(team)}), str(teams.get(team, 0))))
     for title, tally in ((_("Wins by person"), people), (_("Wins by bot"), bots)):
         if tally:
             ranked = sorted(tally.items(), key=lambda item: (-item[1], item[0]))
             rows.append((str(title), ", ".join(f"{who} {count}" for who, count in ranked)))
     return rows
-
-
-def seat_label(seat: dict[str, Any]) -> str:
-    roles = {"spymaster": _("Spymaster"), "operative": _("Operative")}
-    role = roles.get(seat["role"], "")
-    return f"{team_label(seat['team'])} · {role}" if role else team_label(seat["team"])
-
-
-def team_label(team: str) -> str:
-    return {"red": _("Red"), "blue": _("Blue"), "white": _("White"), "black": _("Black")}.get(team, team)

@@ -274,10 +274,12 @@ class EngineGame:
     def history_frame(self, state: Any) -> dict[str, Any]:
         return {}
 
-    def history_describe(
-        self, move: dict[str, Any], before: Any, after: Any, names: dict[str, str]
-    ) -> str | None:
+    def history_describe(self, move: dict[str, Any], before: Any, after: Any) -> str | None:
         return str(move["action"].get("action", move["kind"]))
+
+    def seat_name(self, team: str, role: str | None = None) -> str:
+        seating = getattr(self, "seating", None)  # each game class declares its seats
+        return seating.labels.get(team, team) if seating is not None else team
 
     def history_summary(self, state: Any) -> dict[str, Any]:
         result = self.outcome(state)
