@@ -58,8 +58,16 @@ class Codenames(play.EngineGame):
         return services.apply(state, player, message, now)
 
     def chat_muted(self, room: Room, player: Player) -> Any | None:
-        """CN-22's table talk: while a game runs a spymaster's only word is the clue."""
-        if player.role == "spymaster" and self.is_running(room):
+        """CN-36's table talk: while a game runs a spymaster's only word is the clue.
+
+        Held on the person, not the seat: whoever saw the key in this game (``key_seen_by``:
+        the spymasters dealt in and whoever sat as one since) stays silent until it ends,
+        whatever seat they hop to — a spectator's seat is no way round it.
+        """
+        game = services.current_game(room)
+        if game is None or game.finished:
+            return None
+        if player.role == "spymaster" or player.public_id in game.key_seen_by:
             return _("Spymasters say nothing while the game runs: your clue is your only word.")
         return None
 

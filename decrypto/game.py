@@ -57,21 +57,22 @@ class Decrypto(play.EngineGame):
             )
 
     def chat_muted(self, room: Room, player: Player) -> Any | None:
-        """DC-46: the round's Encryptor says nothing while writing the clues nor while the
-        team deciphers them, until the code is revealed (the rulebook: no part in the
-        discussion, no reaction)."""
+        """DC-46: a round's Encryptor says nothing, in any channel, from the moment the
+        round gives them their code until that code is revealed: while writing the clues,
+        once they are submitted, while the other team's code is decoded first, and while
+        their own team deciphers theirs (the rulebook: no part in the discussion, no
+        reaction)."""
         record = services.current_game(room)
         if record is None or record.finished:
             return None
         state = self.load(record.state)
-        if state.phase == engine.Phase.CLUES:
-            writing = [t for t in (state.turns.white, state.turns.black) if t is not None and not t.submitted]
-        elif state.phase == engine.Phase.GUESS and state.guessing_for is not None:
-            writing = [state.turns[state.guessing_for]]
-        else:
+        if state.phase not in (engine.Phase.CLUES, engine.Phase.GUESS):
             return None
-        if any(turn is not None and turn.encryptor == player.public_id for turn in writing):
-            return _("You are the Encryptor: say nothing until your code is revealed.")
+        revealed = {reveal.team for reveal in state.history if reveal.round == state.round}
+        for team in engine.Team:
+            turn = state.turns[team]
+            if turn is not None and team not in revealed and turn.encryptor == player.public_id:
+                return _("You are the Encryptor: say nothing until your code is revealed.")
         return None
 
     def apply(

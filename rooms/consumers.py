@@ -297,7 +297,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 "chat_too_fast", _("You are talking fast: wait %(seconds)s s."), seconds=max(1, round(wait))
             )
         said = await db.run_in_pool(chat.chat_say)(
-            slug=self.slug, uid=self.uid, channel=message.get("channel"), text=message.get("text")
+            slug=self.slug,
+            uid=self.uid,
+            channel=message.get("channel"),
+            text=message.get("text"),
+            ip=getattr(self, "ip", None),
         )
         await hub.publish_chat(said)
 

@@ -68,6 +68,10 @@ class LocalRoom:
     # it is the same room (see ``snapshot``).
     early: dict[str, Any] | None = None
     reloading: bool = False
+    # The number of the last line of talk delivered here (``None``: not known yet), and
+    # the lock that keeps lines in order while missed ones are read from the database.
+    chat_seq: int | None = None
+    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 def identity(snapshot: dict[str, Any] | None) -> Any:
@@ -152,6 +156,8 @@ class Hub:
                 snapshot = early  # committed after the read, heard before it returned
             held = room.snapshot
             if held is None or identity(held) != identity(snapshot) or snapshot["version"] > held["version"]:
+                if held is None or identity(held) != identity(snapshot):
+                    room.chat_seq = snapshot.get("chat_seq")  # the history a socket gets covers the rest
                 room.snapshot = snapshot
         return snapshot
 
@@ -224,6 +230,11 @@ class Hub:
         if same_room and snapshot["version"] <= previous["version"]:  # type: ignore[index]
             return  # late or repeated
         room.snapshot = snapshot
+        if not same_room:
+            room.chat_seq = snapshot.get("chat_seq")
+        elif (snapshot.get("chat_seq") or 0) > (room.chat_seq or 0) and room.chat_seq is not None:
+            # A line this process has not delivered (its push lost on the way): read it.
+            asyncio.ensure_future(self.catch_up_chat(snapshot["slug"]))
         patches = PatchCache(previous if same_room else None, snapshot)
         for socket in list(room.sockets):
             try:
@@ -232,10 +243,52 @@ class Hub:
                 log.exception("room %s: push to a socket failed", snapshot["slug"])
 
     async def deliver_chat(self, said: dict[str, Any]) -> None:
-        """A chat line to the local sockets of its readers (``None``: the whole room)."""
-        room = self.rooms.get(said["slug"])
+        """A chat line to the local sockets of its readers (``None``: the whole room),
+        in the room's order: once each, the missed ones before it read from the database."""
+        slug = said["slug"]
+        room = self.rooms.get(slug)
         if room is None:
             return
+        seq = said["line"].get("seq") or 0
+        if not seq or room.snapshot is None or identity(room.snapshot) != said.get("room"):
+            # A line of a process of the previous release (unnumbered), or of a room this
+            # process has not read yet: delivered as it comes.
+            await self._send_chat(room, said)
+            return
+        async with room.chat_lock:
+            held = room.chat_seq
+            if held is not None and seq <= held:
+                return  # delivered already (caught up from the database first)
+            if held is not None and seq > held + 1:
+                await self._chat_from_database(slug, room, upto=seq - 1)
+            await self._send_chat(room, said)
+            room.chat_seq = max(room.chat_seq or 0, seq)
+
+    async def catch_up_chat(self, slug: str) -> None:
+        """Deliver the room's lines this process missed (Redis lost their pushes)."""
+        room = self.rooms.get(slug)
+        if room is None or room.chat_seq is None:
+            return
+        async with room.chat_lock:
+            await self._chat_from_database(slug, room)
+
+    async def _chat_from_database(self, slug: str, room: LocalRoom, upto: int | None = None) -> None:
+        """The lines after the last delivered here (the room's chat lock held)."""
+        held = room.chat_seq
+        if held is None:
+            return
+        from rooms.chat import chat_since
+
+        missed = await db.run_in_pool(chat_since)(slug=slug, after=held, upto=upto)
+        for said in missed:
+            if room.snapshot is not None and said["room"] != identity(room.snapshot):
+                return  # the room was closed and made again meanwhile
+            await self._send_chat(room, said)
+            room.chat_seq = max(room.chat_seq or 0, said["line"]["seq"])
+        if missed:
+            log.info("room %s: %d line(s) of talk caught up from the database", slug, len(missed))
+
+    async def _send_chat(self, room: LocalRoom, said: dict[str, Any]) -> None:
         readers = said.get("readers")
         allowed = None if readers is None else set(readers)
         frame = encode({"type": "chat", "history": False, "messages": [said["line"]]})
@@ -254,6 +307,7 @@ class Hub:
         for socket in list(room.sockets):
             await socket.room_closed()
         room.snapshot = None
+        room.chat_seq = None
 
     # ---- presence --------------------------------------------------------------------
     def presence_changed(self, slug: str) -> None:
@@ -336,11 +390,13 @@ class Hub:
         rows = await db.run_in_pool(
             lambda: list(
                 Room.objects.filter(slug__in=list(followed)).values_list(
-                    "slug", "pk", "created_at", "version"
+                    "slug", "pk", "created_at", "version", "chat_seq"
                 )
             )
         )()
-        found = {slug: (room_identity(pk, created), version) for slug, pk, created, version in rows}
+        found = {
+            slug: (room_identity(pk, created), version, said) for slug, pk, created, version, said in rows
+        }
         for slug, room in followed.items():
             held = room.snapshot
             if held is None:
@@ -351,8 +407,11 @@ class Hub:
                     await self.reload(slug)  # created since it was read
             elif row is None or row[0] != identity(held):
                 await self.close_room(slug)  # closed (and perhaps created again) meanwhile
-            elif row[1] > held["version"]:
-                await self.reload(slug)
+            else:
+                if row[1] > held["version"]:
+                    await self.reload(slug)
+                if room.chat_seq is not None and row[2] > room.chat_seq:
+                    await self.catch_up_chat(slug)
 
     async def _touch(self) -> None:
         """Vouch for this process's players: seen now, and counted at least once per open
@@ -398,8 +457,8 @@ async def _each_hub(call: Callable[[Hub], Coroutine[Any, Any, None]]) -> None:
 async def publish_chat(said: dict[str, Any]) -> None:
     """A chat line (``rooms.chat.chat_say``) to its readers here and, through Redis, elsewhere.
 
-    Unlike a snapshot it has no version to catch up on: a line Redis loses reaches the
-    other processes' sockets only with the history a reconnect brings.
+    A line Redis loses is read from the database by the processes that missed it: at
+    the next line, the next push of the room, or the next version check (``CHECK_EVERY``).
     """
     await _each_hub(lambda hub: hub.deliver_chat(said))
     own = _hubs.get(asyncio.get_running_loop())

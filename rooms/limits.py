@@ -14,6 +14,7 @@ not the proxy's, is the one counted.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import defaultdict
@@ -79,8 +80,11 @@ def hit(rule: str, *keys: str | None) -> bool:
         return True
     if time.monotonic() < _away_until and not settings.RATE_LIMITS_STORAGE.startswith("memory"):
         return True
+    written = settings.RATE_LIMITS.get(rule)
+    if written is None:
+        return True  # a rule this deployment's settings leave out limits nothing
     try:
-        item = parse(settings.RATE_LIMITS[rule])
+        item = parse(written)
     except ValueError:
         # Written wrong (the system check rooms.E001 says so at start): nothing to count
         # against, and Redis is not to blame (no back-off for the other limits).
@@ -96,6 +100,17 @@ def hit(rule: str, *keys: str | None) -> bool:
     if not allowed:
         metrics.limit_refused(rule)
     return allowed
+
+
+def wait(rule: str, *keys: str | None) -> float:
+    """Seconds until ``rule`` lets ``keys`` through again (at least 1), for a refusal that
+    says how long to wait; 1 when the store cannot tell."""
+    try:
+        item = parse(settings.RATE_LIMITS[rule])
+        reset = _rate_limiter().get_window_stats(item, rule, *[str(k) for k in keys]).reset_time
+    except Exception:
+        return 1.0
+    return max(1.0, float(math.ceil(reset - time.time())))
 
 
 def _warn_store_away() -> None:

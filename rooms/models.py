@@ -22,6 +22,9 @@ class Room(models.Model):
     language = models.CharField(max_length=10, default="en")
     settings = models.JSONField(default=dict, blank=True)
     scoreboard = models.JSONField(default=dict, blank=True)
+    # The number of the room's last line of table talk (``ChatMessage.seq``), raised under
+    # the room's lock: lines are numbered 1, 2, 3… in the order they were said.
+    chat_seq = models.PositiveBigIntegerField(default=0, db_default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -83,11 +86,23 @@ class ChatMessage(models.Model):
     author_public_id = models.CharField(max_length=12)
     author_name = models.CharField(max_length=24)
     text = models.CharField(max_length=280)
+    # Its place in the room's talk (``Room.chat_seq`` when it was said): a process that
+    # missed lines reads the ones after the last it delivered; the trim keeps the newest.
+    # 0: a line stored before lines were numbered.
+    seq = models.PositiveBigIntegerField(default=0, db_default=0)
+    # A team line's readers, fixed when it was said: the public ids of the people seated
+    # in that team then, as ",id,id," (one LIKE finds a reader on every database).
+    # Empty for a room line (everyone in the room reads it) and for a team line stored
+    # before readers were kept (then nobody: a secret is kept rather than guessed).
+    readers = models.TextField(blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["room", "id"]
-        indexes = [models.Index(fields=["room", "channel", "-id"], name="chat_by_channel")]
+        indexes = [
+            models.Index(fields=["room", "channel", "-id"], name="chat_by_channel"),
+            models.Index(fields=["room", "seq"], name="chat_by_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.author_name} in {self.channel}: {self.text[:40]}"

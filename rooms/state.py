@@ -109,6 +109,9 @@ def render_snapshot(
         # another room (rooms.bus and rooms.hub never take one's pushes for the other).
         "room": room_identity(room.pk, room.created_at),
         "version": room.version,
+        # The number of the room's last line of talk: a process that delivered fewer
+        # reads the rest from the database (rooms.hub). Never sent to a socket.
+        "chat_seq": room.chat_seq,
         "base": base,
         "views": views,
         "seats": seats,
@@ -137,6 +140,7 @@ def empty_snapshot(slug: str) -> dict[str, Any]:
         "slug": slug,
         "room": None,
         "version": 0,
+        "chat_seq": 0,
         "base": base,
         "views": {NO_GAME: None},
         "seats": {},

@@ -177,15 +177,17 @@ async def test_history_on_connect_has_the_seats_channels_and_no_other(channel_la
     }
 
 
-async def test_a_room_keeps_its_last_lines_only(channel_layer: str, monkeypatch: Any) -> None:
+async def test_a_room_keeps_exactly_its_last_lines(channel_layer: str, monkeypatch: Any) -> None:
     monkeypatch.setattr(chat, "KEPT", 10)
-    monkeypatch.setattr(chat, "TRIM_EVERY", 5)
     monkeypatch.setattr(chat, "BURST", 100)
     table = await open_table("chat-kept", FOUR[:1])
     for number in range(30):
         assert (await say(table["ann"], "room", f"line {number}"))["type"] == "chat"
-    kept = await sync_to_async(lambda: list(ChatMessage.objects.values_list("text", flat=True)))()
-    assert 10 <= len(kept) < 15 and kept[-1] == "line 29"
+        kept = await sync_to_async(lambda: list(ChatMessage.objects.values_list("seq", flat=True)))()
+        # Exactly the newest ten at every step, numbered without a gap.
+        assert kept == list(range(max(1, number - 8), number + 2))
+    texts = await sync_to_async(lambda: list(ChatMessage.objects.values_list("text", flat=True)))()
+    assert texts == [f"line {n}" for n in range(20, 30)]
     await table.close()
 
 
