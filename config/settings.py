@@ -267,8 +267,8 @@ RATE_LIMITS = {
     "admin_logins_per_ip": os.environ.get("LIMIT_ADMIN_LOGINS_PER_IP", "10/minute"),
     # Lines of table talk across all of a browser's sockets (any room), and across all of
     # an address's: one browser with a hundred sockets says no more than one with one.
-    "chat_lines_per_session": os.environ.get("LIMIT_CHAT_LINES_PER_SESSION", "10 per 10 seconds"),
-    "chat_lines_per_ip": os.environ.get("LIMIT_CHAT_LINES_PER_IP", "30 per 10 seconds"),
+    "chat_lines_per_session": os.environ.get("LIMIT_CHAT_LINES_PER_SESSION", "10/10seconds"),
+    "chat_lines_per_ip": os.environ.get("LIMIT_CHAT_LINES_PER_IP", "30/10seconds"),
 }
 # Counted per server process: held for a socket's life / checked on every frame.
 LIMIT_OPEN_SOCKETS_PER_IP = int(os.environ.get("LIMIT_OPEN_SOCKETS_PER_IP", "60"))
