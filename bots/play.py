@@ -185,7 +185,10 @@ def _act(
         play.act(room, players, bot, message, loaded=(record, state))
     except RoomError as error:
         # The bot misread its view: never stall the room; the next tick decides again.
-        log.warning("room %s: bot %s refused (%s): %s", room.slug, bot.public_id, error.code, message)
+        # The action's name only: the move itself may be a team's secret (a draft, a guess).
+        log.warning(
+            "room %s: bot %s refused (%s): %s", room.slug, bot.public_id, error.code, message.get("action")
+        )
         if len(_refused) > 10_000:
             _refused.clear()  # a bound, not a cache: forgetting only costs one more try
         _refused[(room.slug, bot.public_id)] = room.version

@@ -3,17 +3,106 @@
 ``LOG_FORMAT=text`` (the default) writes ``2026-11-26T21:30:00.123Z WARNING rooms.bus:
 message``; ``LOG_FORMAT=json`` one JSON object per line (``time``, ``level``, ``logger``,
 ``message`` and, with a traceback, ``exception``) for a log collector.
+
+No line carries a game's secret (``Secrets``, on the handler whatever the format or
+level): a database error keeps its class and first line, never the row or values the
+server quotes after it ("DETAIL: Failing row contains (…)", a key's value), SQL logged
+at DEBUG keeps its duration only (its text holds the values), and a device link's
+token is cut from any path.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
+import traceback
 from typing import Any
 
 FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+# What a database server says after its first line: the row, the values, the query.
+_DETAIL = re.compile(r"^(DETAIL|HINT|CONTEXT|LINE \d+|QUERY|STATEMENT|WHERE):.*$", re.MULTILINE)
+_FAILING_ROW = re.compile(r"Failing row contains.*$", re.MULTILINE)
+_QUOTED = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
+_DEVICE_LINK = re.compile(r"(/device/)[A-Za-z0-9_-]+")
+WITHHELD = "(withheld)"
+SQL_LOGGERS = ("django.db.backends",)
+
+
+def _is_database_error(error: BaseException) -> bool:
+    module = type(error).__module__
+    return module.startswith(("django.db", "psycopg", "sqlite3"))
+
+
+def _safe_database_message(error: BaseException) -> str:
+    """The first line of a database error, quoted values withheld (schema names kept:
+    ``duplicate key value violates unique constraint "codenames_game_number"``)."""
+    first = str(error).split("\n", 1)[0]
+    diag = None
+    for cause in (error, error.__cause__):
+        diag = getattr(cause, "diag", None) if cause is not None else None
+        if diag is not None:
+            break
+    names = {
+        f'"{name}"'
+        for name in (
+            getattr(diag, attribute, None)
+            for attribute in ("constraint_name", "table_name", "column_name", "schema_name", "datatype_name")
+        )
+        if name
+    }
+    return _QUOTED.sub(lambda quoted: quoted[0] if quoted[0] in names else WITHHELD, first)
+
+
+def _chain(error: BaseException | None) -> list[BaseException]:
+    """An exception and every one it was raised from or during."""
+    found: list[BaseException] = []
+    while error is not None and error not in found:
+        found.append(error)
+        error = error.__cause__ or error.__context__
+    return found
+
+
+def scrub(text: str, errors: list[BaseException] | None = None) -> str:
+    """``text`` without what a database error quotes or a device link carries."""
+    for error in errors or []:
+        said = str(error)
+        if said and _is_database_error(error):
+            text = text.replace(said, _safe_database_message(error))
+    text = _DETAIL.sub(lambda line: f"{line[1]}: {WITHHELD}", text)
+    text = _FAILING_ROW.sub(f"Failing row {WITHHELD}", text)
+    return _DEVICE_LINK.sub(rf"\1{WITHHELD}", text)
+
+
+class Secrets(logging.Filter):
+    """Rewrites each record so that no game secret reaches a log line (see the module doc)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == SQL_LOGGERS[0] or record.name.startswith(SQL_LOGGERS[0] + "."):
+            duration = getattr(record, "duration", None)
+            record.msg = "(%.3f) query (SQL and parameters withheld)" if duration is not None else "query"
+            record.args = (duration,) if duration is not None else None
+            for attribute in ("sql", "params"):
+                record.__dict__.pop(attribute, None)
+        errors = _chain(record.exc_info[1]) if record.exc_info else []
+        for arg in record.args if isinstance(record.args, tuple) else ():
+            if isinstance(arg, BaseException):
+                errors += _chain(arg)
+        try:
+            message = record.getMessage()
+        except Exception:  # a call with the wrong arguments: its arguments are not shown
+            message = f"(unformattable log message) {record.msg}"
+        record.msg, record.args = scrub(message, errors), None
+        if record.exc_info:
+            record.exc_text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+            record.exc_info = None
+        if record.exc_text:
+            record.exc_text = scrub(record.exc_text, errors)
+        return True
 
 
 def _utc_iso(record: logging.LogRecord) -> str:
@@ -52,6 +141,9 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"site": {"()": formatter}},
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "site"}},
+        "filters": {"secrets": {"()": Secrets}},
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": "site", "filters": ["secrets"]}
+        },
         "root": {"handlers": ["console"], "level": level},
     }

@@ -7,12 +7,13 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext as _
 
 from rooms import limits, operators
-from rooms.games import get_game
+from rooms.games import game_names, get_game
 from rooms.models import ChatMessage, GameMove, Player, Room
 
 
@@ -124,17 +125,70 @@ class PlayerAdmin(ListedLookupsOnly):
         self.message_user(request, f"{removed} player(s) removed.", messages.SUCCESS)
 
 
+HIDDEN = "(hidden until the game is over)"
+
+
+def _said_during_a_running_game() -> Q:
+    """A team line said while its room had a game running that is not over yet.
+
+    Any game's record, of any registered game: a room plays one, and dealing a new game
+    closes the previous one (``rooms.play``), so an unfinished game created at or before
+    the line is the one the line was said during.
+    """
+    running = Q()
+    for name in game_names():
+        record = get_game(name).record
+        running |= Q(
+            Exists(
+                record.objects.filter(
+                    room_id=OuterRef("room_id"), finished=False, created_at__lte=OuterRef("created_at")
+                )
+            )
+        )
+    return Q(channel__startswith="team:") & running
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ListedLookupsOnly):
     """Table talk, to read and delete (a deleted line is gone from every history; the
-    sockets that showed it keep it until they reload)."""
+    sockets that showed it keep it until they reload).
 
-    list_display = ("created_at", "room", "channel", "author_name", "text")
+    A team line said during a game still running is a team's secret (a Decrypto team's
+    whisper): listed, but its text is neither shown nor searched until that game is over.
+    """
+
+    list_display = ("created_at", "room", "channel", "author_name", "shown_text")
     list_filter = ("channel",)
+    # Searched by get_search_results below: text only where it is shown (a search on a
+    # hidden text would answer yes/no about it, one guess at a time).
     search_fields = ("room__slug", "author_name", "text")
-    fields = ("room", "channel", "author_name", "author_public_id", "text", "created_at")
+    fields = ("room", "channel", "author_name", "author_public_id", "shown_text", "created_at")
     readonly_fields = fields
     list_select_related = ("room",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
+        return super().get_queryset(request).annotate(text_hidden=_said_during_a_running_game())
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[ChatMessage], search_term: str
+    ) -> tuple[QuerySet[ChatMessage], bool]:
+        # Django's own search (each word in any field), with the text matched only where shown.
+        for bit in smart_split(search_term):
+            if bit.startswith(('"', "'")) and bit[0] == bit[-1]:
+                bit = unescape_string_literal(bit)
+            queryset = queryset.filter(
+                Q(room__slug__icontains=bit)
+                | Q(author_name__icontains=bit)
+                | (Q(text__icontains=bit) & ~_said_during_a_running_game())
+            )
+        return queryset, False
+
+    @admin.display(description="text")
+    def shown_text(self, line: ChatMessage) -> str:
+        hidden = getattr(line, "text_hidden", None)
+        if hidden is None:  # a line not read through get_queryset
+            hidden = ChatMessage.objects.filter(pk=line.pk).filter(_said_during_a_running_game()).exists()
+        return HIDDEN if hidden else line.text
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -184,7 +238,7 @@ class GameMoveAdmin(ListedLookupsOnly):
             .exists()
         )
         if not finished:
-            return "(hidden until the game is over)"
+            return HIDDEN
         return json.dumps(move.action, ensure_ascii=False)[:4000]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -199,16 +253,40 @@ class GameMoveAdmin(ListedLookupsOnly):
 
 class GameAdmin(ListedLookupsOnly):
     """A game's records, for the game's own admin module to register
-    (``admin.site.register(MyGame, GameAdmin)``): never its secrets."""
+    (``admin.site.register(MyGame, GameAdmin)``): to read, never to change.
 
-    list_display = ("room", "number", "finished", "deadline", "updated_at")
+    While a game runs its state (the key, the keywords, the codes, the drafts) and its
+    bot notes are hidden; once it is over they are shown, as the players' views then show
+    them. The seed (it derives every secret) is never shown. Nothing here is editable:
+    a record is the engine's, and a field changed behind it (``steps``, say) breaks every
+    later move of its game.
+    """
+
+    list_display = ("room", "number", "finished", "deadline", "steps", "updated_at")
     list_filter = ("finished",)
     search_fields = ("room__slug",)
-    # The state holds every secret of the game; the seed derives them all.
-    exclude = ("state", "seed")
-    readonly_fields = ("room", "number", "finished", "deadline", "created_at", "updated_at")
+    fields = (
+        "room", "number", "finished", "deadline", "steps", "created_at", "updated_at",
+        "shown_bot_notes", "shown_state",
+    )  # fmt: skip
+    readonly_fields = fields
+
+    @admin.display(description="bot notes")
+    def shown_bot_notes(self, record: Any) -> str:
+        if not record.finished:
+            return HIDDEN
+        return json.dumps(record.bot_notes, ensure_ascii=False)[:4000]
+
+    @admin.display(description="state")
+    def shown_state(self, record: Any) -> str:
+        if not record.finished:
+            return HIDDEN
+        return json.dumps(record.state, ensure_ascii=False)[:20000]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from django.db import close_old_connections, connection, transaction
 
-from rooms import metrics
+from rooms import db, metrics
 from rooms.games import game_names, get_game
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,7 @@ def run(stop: threading.Event, poll: float = POLL_EVERY) -> None:
     keep_connection()
     purged_at = -PURGE_EVERY
     planned = time.time()
+    outage = db.Outage(log, "game clock pass")
     while not stop.is_set():
         wake = time.time() + poll
         try:
@@ -182,8 +183,10 @@ def run(stop: threading.Event, poll: float = POLL_EVERY) -> None:
             if time.monotonic() - purged_at > PURGE_EVERY:
                 purged_at = time.monotonic()
                 purge()
-        except Exception:
-            log.exception("game clock pass failed")
+            outage.succeeded()
+        except Exception as error:
+            # A pass every POLL_EVERY: an outage is said once, a bug every time.
+            outage.failed(error)
         planned = wake
         stop.wait(max(0.0, wake - time.time()))
     connection.close()

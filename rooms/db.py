@@ -13,6 +13,7 @@ once the call returns, after the commit, without a hop back across threads.
 from __future__ import annotations
 
 import contextvars
+import logging
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -114,3 +115,46 @@ def close_pool_connections() -> None:
     for future in [pool.submit(close) for _ in range(size)]:
         future.result(timeout=20)
     pool.shutdown(wait=True)
+
+
+class Outage:
+    """One log line when the database goes away and one when it is back, for a loop that
+    retries every few seconds (the clock, the hub's check): not a traceback per try.
+
+    Any other error is a bug, and logged with its traceback each time.
+    """
+
+    def __init__(self, logger: logging.Logger, what: str) -> None:
+        self.log = logger
+        self.what = what
+        self.away_since: float | None = None
+        self.failures = 0
+
+    def failed(self, error: BaseException) -> None:
+        """A try failed with ``error`` (called from its ``except`` block)."""
+        import time
+
+        from django.db import InterfaceError, OperationalError
+
+        if not isinstance(error, OperationalError | InterfaceError):
+            self.log.exception("%s failed", self.what)
+            return
+        self.failures += 1
+        if self.away_since is None:
+            self.away_since = time.monotonic()
+            # What the driver said ("connection refused", "terminating connection", a lock
+            # timeout): its first line only, config.logs keeps the rest out of the log.
+            self.log.warning("%s: database away (%s: %s)", self.what, type(error).__name__, error)
+
+    def succeeded(self) -> None:
+        """A try went through: the database is back if it was away."""
+        import time
+
+        if self.away_since is not None:
+            self.log.warning(
+                "%s: database back after %.0f s (%d tries failed)",
+                self.what,
+                time.monotonic() - self.away_since,
+                self.failures,
+            )
+            self.away_since, self.failures = None, 0

@@ -89,6 +89,7 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._touch_due = False
         self._quiet = bus.Quiet(logger=log)
+        self._outage = db.Outage(log, "hub: periodic check")
 
     def _start(self) -> None:
         if not self._tasks:
@@ -240,7 +241,9 @@ class Hub:
             try:
                 await socket.push(snapshot, patches)
             except Exception:
-                log.exception("room %s: push to a socket failed", snapshot["slug"])
+                # A socket being closed (a drain, a removal) refuses sends: expected.
+                if not getattr(socket, "closing", False):
+                    log.exception("room %s: push to a socket failed", snapshot["slug"])
 
     async def deliver_chat(self, said: dict[str, Any]) -> None:
         """A chat line to the local sockets of its readers (``None``: the whole room),
@@ -297,7 +300,8 @@ class Hub:
                 try:
                     await socket.said(said["line"], frame)
                 except Exception:
-                    log.exception("room %s: chat to a socket failed", said["slug"])
+                    if not getattr(socket, "closing", False):  # a closing socket refuses sends
+                        log.exception("room %s: chat to a socket failed", said["slug"])
 
     async def close_room(self, slug: str) -> None:
         """The operators closed the room: every socket is told, then closed."""
@@ -367,17 +371,18 @@ class Hub:
                 room.subscribed = asyncio.ensure_future(self._subscribe(slug))
         try:
             await self._catch_up()
-        except Exception:
-            self._quiet.warn("hub: version check failed (database away?)", exc_info=True)
+            self._outage.succeeded()
+        except Exception as error:
+            self._outage.failed(error)
         if tick % TOUCH_EVERY == 0 or self._touch_due:
             try:
                 await self._touch()
                 self._touch_due = False
-            except Exception:
+            except Exception as error:
                 # Tried again on every check until it succeeds: presence heals as soon
                 # as the database is back, not a touch interval later.
                 self._touch_due = True
-                self._quiet.warn("hub: presence touch failed (database away?)")
+                self._outage.failed(error)
         bus.IGNORED.flush()
 
     async def _catch_up(self) -> None:

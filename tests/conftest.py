@@ -314,7 +314,8 @@ def _database_url() -> str:
 class DaphneServer:
     """The production command (``daphne config.asgi:application``) in a subprocess."""
 
-    def __init__(self, redis_url: str, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, redis_url: str, extra_env: dict[str, str] | None = None, stderr: Any = None) -> None:
+        self.stderr = stderr  # a file for the server's log lines (default: the test's own stderr)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
@@ -344,6 +345,7 @@ class DaphneServer:
             ],
             cwd=django_settings.BASE_DIR,
             env=self.env,
+            stderr=self.stderr,
         )
         wait_port(self.port, 30)
         return self

@@ -173,3 +173,57 @@ def test_operators_read_and_delete_lines_in_the_admin() -> None:
     assert deleted.status_code == 302
     assert not ChatMessage.objects.exists()
     assert chat.chat_history(slug="chat-admin", uid="chat-admin-ada") == []
+
+
+@pytest.mark.django_db
+def test_a_running_games_secrets_and_team_lines_stay_hidden_and_nothing_is_editable() -> None:
+    from rooms import chat
+    from rooms.models import ChatMessage
+
+    slug = "admin-hides"
+    _table(slug)
+    _act(slug, "rosa", {"action": "start_game"})
+    CodenamesGame.objects.filter(room__slug=slug).update(bot_notes={"0": "ZQSAND 3 → coast, crab, reef"})
+    record = CodenamesGame.objects.get(room__slug=slug)
+    assassin = record.state["words"][record.state["key"].index("assassin")]
+    whisper = chat.chat_say(slug=slug, uid=f"{slug}-rui", channel="team", text="zqwhisper on coast")
+    chat.chat_say(slug=slug, uid=f"{slug}-rui", channel="room", text="zqroom hello")
+    operator = _operator()
+
+    page = operator.get(f"/admin/codenames/codenamesgame/{record.pk}/change/")
+    assert page.status_code == 200
+    assert b"(hidden until the game is over)" in page.content
+    assert b"ZQSAND" not in page.content and b'"assassin"' not in page.content
+    assert b'name="steps"' not in page.content and b'name="_save"' not in page.content
+    # No change form saves: the record is the engine's.
+    steps = record.steps
+    saved = operator.post(
+        f"/admin/codenames/codenamesgame/{record.pk}/change/", {"steps": 0, "finished": "on"}
+    )
+    assert saved.status_code == 403
+    record.refresh_from_db()
+    assert record.steps == steps and not record.finished
+
+    # A team line of the running game: listed without its text, and its text finds nothing.
+    listed = operator.get(f"/admin/rooms/chatmessage/?q={slug}")
+    assert b"zqroom hello" in listed.content and b"zqwhisper" not in listed.content
+    assert listed.content.count(b"(hidden until the game is over)") == 1
+    for guess in ("zqwhisper", "zqwhisper on coast", f'"zqwhisper on" {slug}'):
+        found = operator.get("/admin/rooms/chatmessage/", {"q": guess})
+        assert found.status_code == 200 and b"0 chat messages" in found.content, guess
+    line = operator.get(f"/admin/rooms/chatmessage/{whisper['line']['id']}/change/")
+    assert line.status_code == 200 and b"zqwhisper" not in line.content
+    assert operator.get("/admin/rooms/chatmessage/?text__startswith=zq").status_code == 400
+    assert ChatMessage.objects.filter(text__startswith="zqwhisper").exists()
+
+    # A new game closes this one: its notes, state and team lines are shown from then on.
+    _act(slug, "rosa", {"action": "start_game", "confirm": True})
+    assert CodenamesGame.objects.filter(room__slug=slug, finished=True).count() == 1
+    page = operator.get(f"/admin/codenames/codenamesgame/{record.pk}/change/")
+    assert b"ZQSAND 3" in page.content and b"assassin" in page.content and assassin.encode() in page.content
+    found = operator.get("/admin/rooms/chatmessage/", {"q": "zqwhisper"})
+    assert b"zqwhisper on coast" in found.content and b"1 chat message" in found.content
+    # A line of the new game is hidden again.
+    chat.chat_say(slug=slug, uid=f"{slug}-rui", channel="team", text="zqsecond whisper")
+    found = operator.get("/admin/rooms/chatmessage/", {"q": "zqsecond"})
+    assert b"0 chat messages" in found.content

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import signal
+import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,3 +72,49 @@ def test_sigterm_closes_sockets_with_1012_and_counts_their_players_out(redis_url
         stopped.stop()
         other.stop()
     assert Player.objects.get(uid=staying).connections == 0
+
+
+def _slow_socket(server: DaphneServer, slug: str, uid: str) -> socket.socket:
+    """A browser that opens its socket, then reads nothing more: the server's close
+    frame stays unanswered, so its side of the socket is closing while the drain pushes."""
+    raw = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    raw.sendall(
+        (
+            f"GET /ws/r/{slug}/ HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{server.port}\r\n"
+            f"Cookie: sessionid={make_session(uid)}\r\n\r\n"
+        ).encode()
+    )
+    received = b""
+    while b'"type":"state"' not in received:  # opened, and sent the room
+        received += raw.recv(65536)
+    return raw
+
+
+def test_a_drain_logs_one_line_and_no_failed_push_to_its_closing_sockets(
+    redis_url: str, tmp_path: Path
+) -> None:
+    slug = "drain-quietly"
+    uids = [new_uid() for _ in range(4)]
+    for i, uid in enumerate(uids):
+        room_join(slug=slug, uid=uid, name=f"P{i}")
+    with open(tmp_path / "server.log", "w+b") as log:
+        server = DaphneServer(redis_url, stderr=log).start()
+        try:
+            sockets = [_slow_socket(server, slug, uid) for uid in uids]
+            assert server.proc is not None
+            server.proc.send_signal(signal.SIGTERM)
+            assert server.proc.wait(timeout=20) == 0
+            server.proc = None
+            for raw in sockets:
+                raw.close()
+        finally:
+            server.stop()
+        log.seek(0)
+        lines = [line for line in log.read().decode().splitlines() if not line.startswith("127.0.0.1:")]
+    print(f"\ndrain of {len(uids)} sockets wrote {len(lines)} log lines: {lines}")
+    assert not any("push to a socket failed" in line or "Traceback" in line for line in lines), lines
+    assert sum("drained in" in line for line in lines) == 1
+    assert "4 players counted out in 1 rooms" in next(line for line in lines if "drained in" in line)
