@@ -79,9 +79,9 @@ def _clean_text(value: Any) -> bool:
 def ref_of(text: str | None) -> Any:
     """A dropped message's ``ref``, so its sender knows which one was dropped.
 
-    A frame over the limit is never read, so a ``too_large`` answer names no ``ref``: the
-    same bytes that ``parse_frame`` measures, so no frame is too large for one and
-    readable for the other (a character count would let 16 Ki multi-byte characters in).
+    A frame over the limit is never read, so a ``too_large`` answer names no ``ref``. The
+    limit is counted in bytes, as ``parse_frame`` counts it: by characters, a frame of
+    16 Ki multi-byte characters that ``parse_frame`` refused would be read here.
     """
     if not text or len(text) > MAX_FRAME_BYTES or _size(text) > MAX_FRAME_BYTES:
         return None
