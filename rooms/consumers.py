@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rooms import changes, chat, db, hub, limits, metrics, play, presence
 from rooms.errors import RoomError
-from rooms.frames import check_age, parse_frame, ref_of
+from rooms.frames import parse_frame, ref_of, take_at
 from rooms.i18n import render_message, socket_language
 from rooms.lobby import LOBBY_ACTIONS
 from rooms.models import Player
@@ -220,7 +220,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             message = parse_frame(text_data, bytes_data)
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None
             action = message["action"]
-            check_age(message.pop("at", None), action)
+            take_at(message)
             await self.dispatch_action(message, pushes)
         except RoomError as error:
             failed = error.code

@@ -305,3 +305,20 @@ def test_stats_count_clues_guesses_and_wins_people_and_bots_apart() -> None:
     assert all(f"{name} 1" in table["Wins by bot"] for name in winners)
     assert ("Host 1" in table.get("Wins by person", "")) == (winner == "red")
     assert table["Games ended by the assassin"] == str(int(record.state["reason"] == "assassin"))
+
+
+def test_a_game_number_is_ascii_digits_leading_zeros_ignored_anything_else_404(client: Any) -> None:
+    slug = "odd-numbers"
+    codenames_room(slug)
+    _bots_play(slug)
+    assert CodenamesGame.objects.get(room__slug=slug).finished
+    first = client.get(f"/r/{slug}/games/1.json")
+    assert first.status_code == 200 and first.json()["ordinal"] == 1
+    for same in ("01", "001"):
+        assert client.get(f"/r/{slug}/games/{same}.json").json() == first.json()
+        assert client.get(f"/r/{slug}/games/{same}/").status_code == 200
+    # 0 and past the room's count are numbers no game has; 20 and 5000 digits (past
+    # Python's int-parsing limit) are that too, never an overflow: no 500.
+    for odd in ("0", "2", "99999999999999999999", "9" * 5000, "-1", "+1", "1.0", "1e0", "%201", "%D9%A1"):
+        for url in (f"/r/{slug}/games/{odd}/", f"/r/{slug}/games/{odd}.json"):
+            assert client.get(url).status_code == 404, url

@@ -129,6 +129,19 @@ async def test_bad_input_gets_an_error_and_changes_nothing(channel_layer: str, f
     await ada.close()
 
 
+@pytest.mark.parametrize("text", ["x" * 17000, "\u20ac" * 6000])  # 17000 bytes; 6000 chars, 18000 bytes
+async def test_a_frame_over_the_limit_is_never_read_so_names_no_ref(channel_layer: str, text: str) -> None:
+    ada = await joined_client("too-large-ref", "Ada")
+    frame = json.dumps({"action": "rename", "name": text, "ref": 5}, ensure_ascii=False)
+    await ada.send_text(frame)
+    error = await ada.receive_type("error")
+    assert error["code"] == "too_large" and error["params"] == {"limit": 16}
+    assert "ref" not in error, error
+    await ada.send({"action": "ping", "version": ada.last_state["version"]})
+    assert (await ada.receive())["type"] == "pong"
+    await ada.close()
+
+
 async def test_binary_frame_is_refused_and_socket_stays_open(channel_layer: str) -> None:
     ada = await joined_client("bad-binary", "Ada")
     await ada.comm.send_to(bytes_data=b"\x00\x01")
