@@ -21,6 +21,7 @@ Prints figures; exits 1 if any check failed.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import secrets
@@ -324,10 +325,73 @@ def presence_counts(database_url: str, slug_prefix: str) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
-async def scenario(check: Check, site: Site, ports: list[int], database_url: str) -> None:
+def device_token(database_url: str, slug: str) -> str | None:
+    import psycopg
+
+    with psycopg.connect(database_url) as db:
+        row = db.execute(
+            "SELECT p.device_token FROM rooms_player p JOIN rooms_room r ON r.id = p.room_id "
+            "WHERE r.slug = %s AND p.device_token IS NOT NULL",
+            [slug],
+        ).fetchone()
+    return None if row is None else str(row[0])
+
+
+async def open_device_link(check: Check, site: Site, player: Player, database_url: str) -> str:
+    """A spymaster's key on a phone, through the proxy: the page and its socket. The token
+    (the link's secret) is what no log may hold (``check_logs``)."""
+    from websockets.asyncio.client import connect
+    from websockets.typing import Origin
+
+    from deploy.client import tls_context
+
+    await player.send({"action": "device_link"})
+    token = None
+    for _ in range(100):
+        token = await asyncio.to_thread(device_token, database_url, player.slug)
+        if token:
+            break
+        await asyncio.sleep(0.1)
+    if token is None:
+        raise RuntimeError("no device link was made")
+    path = f"/r/{player.slug}/device/{token}/"
+    status, _cookies, _body = await asyncio.to_thread(site.request, "GET", path)
+    async with connect(
+        f"wss://{site.host}:{site.https_port}/ws{path}",
+        host="127.0.0.1",
+        port=site.https_port,
+        ssl=tls_context(),
+        server_hostname=site.host,
+        origin=Origin(site.origin),
+        proxy=None,
+        open_timeout=10,
+    ) as ws:
+        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    check.expect(
+        status == 200 and first.get("type") == "state" and first.get("you", {}).get("device"),
+        f"the spymaster's device link through the proxy: page HTTP {status}, socket {first.get('type')}",
+    )
+    return token
+
+
+def check_logs(check: Check, secrets_kept: list[str]) -> None:
+    """No log of the run (nginx's, each Daphne's, the clock's) holds a secret."""
+    files = [path for path in check.prefix.rglob("*.log") if path.is_file()]
+    leaked = [
+        path.relative_to(check.prefix).as_posix()
+        for path in files
+        if any(secret in path.read_text(errors="replace") for secret in secrets_kept)
+    ]
+    check.expect(not leaked and len(files) >= 4, f"no device link's token in the {len(files)} logs: {leaked}")
+
+
+async def scenario(
+    check: Check, site: Site, ports: list[int], database_url: str, secrets_kept: list[str]
+) -> None:
     check_health(check, site, ports)
     await asyncio.to_thread(check_forged_addresses, check, site, ports[1])
     players = await check_game(check, site, ports)
+    secrets_kept.append(await open_device_link(check, site, players[0], database_url))
     try:
         await check_drain(check, site, players, ports)
         counts = presence_counts(database_url, "deploy-check-")
@@ -370,6 +434,7 @@ def main() -> None:
     env = environment(database_url, redis_url, site, prefix)
     clock = recipe.unit_command(recipe.CLOCK_UNIT)
     started = perf_counter()
+    secrets_kept: list[str] = []
     try:
         # systemd: what the EnvironmentFile sets overrides the unit's Environment= lines.
         for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
@@ -381,7 +446,9 @@ def main() -> None:
         check.start("clock", clock, {**clock.env, **env})
         cert, key = recipe.self_signed_certificate(prefix)
         listen = {"https_port": site.https_port, "http_port": site.http_port}
-        site_conf = recipe.render_site(upstreams=ports, cert=cert, key=key, **listen)
+        site_conf = recipe.render_site(
+            upstreams=ports, cert=cert, key=key, logs=prefix / "nginx" / "logs", **listen
+        )
         conf = recipe.render_nginx(prefix / "nginx", site_conf)
         check.start("nginx", recipe.Command(recipe.nginx_argv(nginx, conf), prefix), env)
         for index, port in enumerate(ports, 1):
@@ -389,7 +456,7 @@ def main() -> None:
         print(f"nginx :{site.https_port} (TLS) → Daphne :{ports[0]} and :{ports[1]}, clock, "
               f"PostgreSQL {database_url.rsplit('/', 1)[1]}, Redis prefix {env['REDIS_PREFIX']}; "
               f"up in {perf_counter() - started:.1f} s", flush=True)  # fmt: skip
-        asyncio.run(scenario(check, site, ports, database_url))
+        asyncio.run(scenario(check, site, ports, database_url, secrets_kept))
         clock_proc = check.procs["clock"]
         clock_proc.terminate()
         check.expect(clock_proc.wait(timeout=20) == 0, "the clock stopped on SIGTERM with exit code 0")
@@ -400,6 +467,8 @@ def main() -> None:
     finally:
         check.stop_all()
         drop_database(database_url)
+    if secrets_kept:
+        check_logs(check, secrets_kept)
     if check.failures:
         print(f"deploy-check: FAILED: {'; '.join(check.failures)} (logs in {prefix})")
     else:

@@ -94,8 +94,11 @@ def _sub(pattern: str, replacement: str, text: str, what: str, count: int = 0) -
     return result
 
 
-def render_site(*, upstreams: list[int], https_port: int, http_port: int, cert: Path, key: Path) -> str:
-    """The nginx site with this run's Daphne ports, loopback listeners and certificate."""
+def render_site(
+    *, upstreams: list[int], https_port: int, http_port: int, cert: Path, key: Path, logs: Path | None = None
+) -> str:
+    """The nginx site with this run's Daphne ports, loopback listeners and certificate
+    (and its access log in ``logs``, when given)."""
     text = NGINX_SITE.read_text()
     servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+(.*);$", text, flags=re.MULTILINE)
     if not servers:
@@ -109,6 +112,8 @@ def render_site(*, upstreams: list[int], https_port: int, http_port: int, cert: 
     text = _sub(r"listen 80;", f"listen 127.0.0.1:{http_port};", text, "HTTP listener")
     text = _sub(r"ssl_certificate \s*\S+;", f"ssl_certificate {cert};", text, "certificate")
     text = _sub(r"ssl_certificate_key \s*\S+;", f"ssl_certificate_key {key};", text, "certificate key")
+    if logs is not None:
+        text = _sub(r"access_log /var/log/nginx/(\S+) ", rf"access_log {logs}/\g<1> ", text, "access log")
     return text
 
 

@@ -13,13 +13,16 @@ import pytest
 from deploy import recipe
 
 
-def site(tmp_path: Path) -> Path:
+def site(tmp_path: Path, upstreams: tuple[int, ...] = (18001, 18002), https_port: int = 18443) -> Path:
     cert, key = recipe.self_signed_certificate(tmp_path)
-    text = recipe.render_site(upstreams=[18001, 18002], https_port=18443, http_port=18080, cert=cert, key=key)
+    text = recipe.render_site(
+        upstreams=list(upstreams), https_port=https_port, http_port=18080, cert=cert, key=key,
+        logs=tmp_path / "nginx" / "logs",
+    )  # fmt: skip
     return recipe.render_nginx(tmp_path / "nginx", text)
 
 
-def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
+def _nginx() -> str:
     nginx = shutil.which("nginx") or next(
         (path for path in ("/usr/sbin/nginx", "/sbin/nginx") if Path(path).exists()), None
     )
@@ -27,10 +30,64 @@ def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
         pytest.skip("nginx is not installed: `sudo apt-get install nginx` (.ci/run installs it)")
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed: it makes the test certificate")
+    return nginx
+
+
+def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
+    nginx = _nginx()
     conf = site(tmp_path)
     result = subprocess.run(recipe.nginx_argv(nginx, conf, "-t"), capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert "syntax is ok" in result.stderr
+
+
+def test_the_access_log_cuts_a_device_links_secret(tmp_path: Path) -> None:
+    """The shipped site in a real nginx, in front of a stand-in upstream: a device link's
+    page and socket paths are logged with the token cut, and no Referer is written."""
+    import http.client
+    import http.server
+    import ssl
+    import threading
+
+    from bench.servers import free_port, wait_port
+
+    nginx = _nginx()
+
+    class Upstream(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    https_port = free_port()
+    conf = site(tmp_path, upstreams=(upstream.server_address[1],), https_port=https_port)
+    proc = subprocess.Popen(recipe.nginx_argv(nginx, conf), stderr=subprocess.DEVNULL)
+    token = "zq" + "7f" * 31
+    try:
+        wait_port(https_port)
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        for path in (f"/r/room-one/device/{token}/", f"/ws/r/room-one/device/{token}/?x=1", "/r/room-one/"):
+            conn = http.client.HTTPSConnection("127.0.0.1", https_port, context=context, timeout=10)
+            referer = f"https://{recipe.HOST_NAME}/r/room-one/device/{token}/"
+            conn.request("GET", path, headers={"Host": recipe.HOST_NAME, "Referer": referer})
+            assert conn.getresponse().status == 200
+            conn.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        upstream.shutdown()
+    logged = (tmp_path / "nginx" / "logs" / "wordrooms.access.log").read_text()
+    assert logged.count('"GET /r/room-one/device/(token)/ HTTP/1.1" 200') == 1, logged
+    assert '"GET /ws/r/room-one/device/(token)/?x=1 HTTP/1.1" 200' in logged, logged
+    assert '"GET /r/room-one/ HTTP/1.1" 200' in logged, logged
+    assert token not in logged
 
 
 def test_the_proxy_sets_the_client_address_and_keeps_metrics_private() -> None:
@@ -49,8 +106,9 @@ def test_the_proxy_sets_the_client_address_and_keeps_metrics_private() -> None:
 
 def test_the_units_run_daphne_behind_the_proxy_and_one_clock() -> None:
     web = recipe.unit_command(recipe.WEB_UNIT, "8001")
+    # -v 0: Daphne writes no access log of its own (a device link's path holds its secret).
     assert web.argv[1:] == [
-        "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", "8001", "config.asgi:application",
+        "-m", "daphne", "-v", "0", "--proxy-headers", "-b", "127.0.0.1", "-p", "8001", "config.asgi:application",
     ]  # fmt: skip
     assert web.env == {"GAME_CLOCK": "false"}
     assert recipe.unit_command(recipe.CLOCK_UNIT).argv[1:] == ["manage.py", "clock"]
