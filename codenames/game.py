@@ -57,19 +57,19 @@ class Codenames(play.EngineGame):
     ) -> engine.State:
         return services.apply(state, player, message, now)
 
-    def chat_muted(self, room: Room, player: Player) -> Any | None:
+    quiet_messages = {
+        "key_seen": _("Spymasters say nothing while the game runs: your clue is your only word.")
+    }
+
+    def quiet(self, record: GameRecord, state: engine.State, players: list[Player]) -> dict[str, str]:
         """CN-36's table talk: while a game runs a spymaster's only word is the clue.
 
         Held on the person, not the seat: whoever saw the key in this game (``key_seen_by``:
         the spymasters dealt in and whoever sat as one since) stays silent until it ends,
         whatever seat they hop to — a spectator's seat is no way round it.
         """
-        game = services.current_game(room)
-        if game is None or game.finished:
-            return None
-        if player.role == "spymaster" or player.public_id in game.key_seen_by:
-            return _("Spymasters say nothing while the game runs: your clue is your only word.")
-        return None
+        seen = set(getattr(record, "key_seen_by", []))
+        return {p.public_id: "key_seen" for p in players if p.role == "spymaster" or p.public_id in seen}
 
     def room_facts(self, settings: dict[str, Any], players: list[Player]) -> dict[str, Any]:
         """What the lobby shows, decided here rather than re-derived in the browser."""

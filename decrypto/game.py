@@ -56,24 +56,23 @@ class Decrypto(play.EngineGame):
                 "team_locked", _("You have seen your team's keywords: you can change teams in the next game.")
             )
 
-    def chat_muted(self, room: Room, player: Player) -> Any | None:
+    quiet_messages = {"encryptor": _("You are the Encryptor: say nothing until your code is revealed.")}
+
+    def quiet(self, record: GameRecord, state: engine.State, players: list[Player]) -> dict[str, str]:
         """DC-46: a round's Encryptor says nothing, in any channel, from the moment the
         round gives them their code until that code is revealed: while writing the clues,
         once they are submitted, while the other team's code is decoded first, and while
         their own team deciphers theirs (the rulebook: no part in the discussion, no
         reaction)."""
-        record = services.current_game(room)
-        if record is None or record.finished:
-            return None
-        state = self.load(record.state)
         if state.phase not in (engine.Phase.CLUES, engine.Phase.GUESS):
-            return None
+            return {}
         revealed = {reveal.team for reveal in state.history if reveal.round == state.round}
-        for team in engine.Team:
-            turn = state.turns[team]
-            if turn is not None and team not in revealed and turn.encryptor == player.public_id:
-                return _("You are the Encryptor: say nothing until your code is revealed.")
-        return None
+        coding = {
+            turn.encryptor
+            for team in engine.Team
+            if (turn := state.turns[team]) is not None and team not in revealed
+        }
+        return {p.public_id: "encryptor" for p in players if p.public_id in coding}
 
     def apply(
         self, state: engine.State, record: GameRecord, player: Player, message: dict[str, Any], now: float

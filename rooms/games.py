@@ -108,6 +108,10 @@ class Game(Protocol):
     def chat_muted(self, room: Room, player: Player) -> Any | None:
         """Why ``player`` may not talk now by the game's rules (a text for people), or None."""
 
+    def quiet(self, record: GameRecord, state: Any, players: list[Player]) -> dict[str, str]:
+        """Who of ``players`` the running game keeps silent now: public id -> a reason code
+        (``quiet_messages`` says it to people). Shown to each in their own ``you.quiet``."""
+
     def expire_due(self, now: float, due: list[tuple[int, int]] | None = None) -> int:
         """Apply every passed deadline of this game's records (the clock); how many.
 

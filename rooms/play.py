@@ -22,7 +22,7 @@ from rooms.errors import RoomBusy, RoomError
 from rooms.games import Engine, Game, RoomRules, get_game
 from rooms.history import log_deal, log_step
 from rooms.models import GameRecord, Player, Room
-from rooms.records import current_record, is_running
+from rooms.records import current_record, is_running, latest_record
 
 
 def as_datetime(timestamp: float | None) -> datetime | None:
@@ -217,9 +217,21 @@ class EngineGame:
     def is_running(self, room: Room) -> bool:
         return is_running(room)
 
+    # A quiet reason's words for people (``quiet``'s codes), the answer to a refused line.
+    quiet_messages: dict[str, Any] = {}
+
+    def quiet(self, record: GameRecord, state: Any, players: list[Player]) -> dict[str, str]:
+        return {}
+
     def chat_muted(self, room: Room, player: Player) -> Any | None:
-        """Why ``player`` may not talk now by the game's rules (a text), or None: free."""
-        return None
+        """Why ``player`` may not talk now by the game's rules (a text), or None: free.
+
+        The same rule the state shows (``quiet``), read from the running record."""
+        record = latest_record(room, self.record)  # type: ignore[attr-defined]
+        if record is None or record.finished:
+            return None
+        reason = self.quiet(record, self.load(record.state), [player]).get(player.public_id)
+        return None if reason is None else self.quiet_messages.get(reason, reason)
 
     def deal(
         self, room: Room, players: list[Player], *, mode: str | None, seed: int, recent: list[Any], now: float

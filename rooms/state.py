@@ -103,6 +103,8 @@ def render_snapshot(
         p.public_id: reverse("device", args=[room.slug, p.device_token]) if p.device_token else None
         for p in players
     }
+    # Who the running game keeps silent (CN-36, DC-46): each sees only their own, in ``you``.
+    quiet = {} if record is None or record.finished else game.quiet(record, state, players)
     return {
         "slug": room.slug,
         # Which room this is: a room closed and created again under the same name is
@@ -117,6 +119,7 @@ def render_snapshot(
         "seats": seats,
         "visitor": visitor,
         "links": links,
+        "quiet": quiet,
     }
 
 
@@ -146,6 +149,7 @@ def empty_snapshot(slug: str) -> dict[str, Any]:
         "seats": {},
         "visitor": NO_GAME,
         "links": {},
+        "quiet": {},
     }
 
 
@@ -175,6 +179,8 @@ def you_of(snapshot: dict[str, Any], player_id: str | None, *, device: bool) -> 
         "role": me["role"],
         "device": device,
         "device_link": snapshot["links"].get(player_id),
+        # Why the game keeps this person silent now (docs/protocol.md, "Table talk"), or None.
+        "quiet": snapshot.get("quiet", {}).get(player_id),
     }
 
 

@@ -18,8 +18,11 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     REACTIONS.map((emoji) => h("button", { type: "button", class: "chat-reaction", "aria-label": interpolate(_("Send %(emoji)s"), { emoji }),
       onclick: () => say(emoji) }, emoji)));
   const close = h("button", { type: "button", class: "chat-close", "aria-label": _("Close the chat"), onclick: () => setOpen(false) }, "×");
+  // A person the game keeps silent (CN-36, DC-46; the state's you.quiet) reads why, and
+  // gets no composer to type a line the server would refuse.
+  const why = h("p", { class: "chat-quiet", hidden: true });
   const drawer = h("section", { id: "chat-drawer", class: "chat-drawer", hidden: true, "aria-label": _("Chat") },
-    h("div", { class: "chat-head" }, tabs, close), list, note, reactions, form);
+    h("div", { class: "chat-head" }, tabs, close), list, note, why, reactions, form);
   drawer.addEventListener("keydown", (event) => { if (event.key === "Escape") setOpen(false); });
   chat.els.wrap.prepend(drawer);
 
@@ -29,6 +32,12 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     const ref = chat.ctx.send({ action: "say", channel: chat.tab, text: trimmed });
     if (ref !== null && text === input.value) input.value = "";
     note.hidden = true;
+  }
+
+  function quietReason(code) {
+    if (code === "key_seen") return _("You have seen the key: you say nothing until the game is over.");
+    if (code === "encryptor") return _("You are the Encryptor: say nothing until your code is revealed.");
+    return _("The game's rules keep you quiet for now.");
   }
 
   function toggleMute(author) {
@@ -76,15 +85,21 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     const shown = held.filter((line) => !chat.muted.has(line.author));
     const hidden = held.length - shown.length;
     const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    list.replaceChildren(...shown.map(lineItem),
-      hidden ? h("li", { class: "chat-muted-note", text: interpolate(ngettext("%(n)s line from muted people hidden", "%(n)s lines from muted people hidden", hidden), { n: hidden }) }) : null);
+    const items = shown.map(lineItem);
+    // Only nodes: replaceChildren writes any other value as text ("null").
+    if (hidden) items.push(h("li", { class: "chat-muted-note", text: interpolate(ngettext("%(n)s line from muted people hidden", "%(n)s lines from muted people hidden", hidden), { n: hidden }) }));
+    list.replaceChildren(...items);
     if (!held.length) {
       list.append(h("li", { class: "chat-empty", text: chat.tab === "team" ? _("Only your team reads this channel.") : _("Everyone in the room reads this channel.") }));
     }
     if (stick) list.scrollTop = list.scrollHeight;
-    const canTalk = Boolean(chat.you) && !chat.you.device && !chat.ctx.tableView;
+    const seated = Boolean(chat.you) && !chat.you.device && !chat.ctx.tableView;
+    const quiet = seated ? chat.you.quiet : null;
+    const canTalk = seated && !quiet;
     form.hidden = !canTalk;
     reactions.hidden = !canTalk;
+    why.hidden = !quiet;
+    why.textContent = quiet ? quietReason(quiet) : "";
     input.placeholder = chat.tab === "team" ? _("To your team…") : _("To the room…");
     drawer.classList.toggle("team-channel", chat.tab === "team");
     drawer.dataset.team = chat.tab === "team" ? myTeam() : "";

@@ -17,7 +17,7 @@ from rooms import chat, limits, operators
 from rooms.errors import RoomError
 from rooms.models import ChatMessage, Player, Room
 from rooms.services import room_join, room_sit
-from tests.conftest import Client, act, make_session
+from tests.conftest import Client, act, make_session, room_version
 from tests.rooms.test_chat import chat_frame, drain, say
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -77,6 +77,10 @@ async def test_cn36_whoever_saw_the_key_stays_silent_from_any_seat(channel_layer
     state = await deal(table)
     reply = await act(table["rosa"], {"action": "sit", "role": "spectator"})
     assert reply["type"] == "state", reply
+    # Her screen says why she is silent (no composer to type into), others' say nothing.
+    assert reply["you"]["quiet"] == "key_seen" and reply["you"]["role"] == "spectator"
+    assert (await table["sam"].eventually(lambda s: s["version"] >= reply["version"]))["you"]["quiet"] is None
+    assert (await table["rui"].eventually(lambda s: s["version"] >= reply["version"]))["you"]["quiet"] is None
     for channel in ("room", "team"):
         refused = await say(table["rosa"], channel, "the assassin is the card at row 2, column 3")
         assert refused["type"] == "error", refused
@@ -90,6 +94,7 @@ async def test_cn36_whoever_saw_the_key_stays_silent_from_any_seat(channel_layer
     ] == "state"
     await play_to_a_win(table, state)
     assert (await say(table["rosa"], "room", "good game"))["type"] == "chat"
+    assert table["rosa"].last_state is not None and table["rosa"].last_state["you"]["quiet"] is None
     await table.close()
 
 
@@ -106,7 +111,12 @@ async def test_dc46_an_encryptor_stays_silent_from_the_clues_until_the_code_is_r
 
     async def quiet(name: str) -> bool:
         reply = await say(table[name], "team", f"zq-{name}-{len(table[name].frames)}")
-        return reply["type"] == "error" and reply["code"] == "chat_not_now"
+        refused = reply["type"] == "error" and reply["code"] == "chat_not_now"
+        # The state says the same before anyone types: the page shows why, not a composer.
+        version = await room_version(table.slug)
+        shown = await table[name].eventually(lambda s: s["version"] >= version)
+        assert shown["you"]["quiet"] == ("encryptor" if refused else None), (name, shown["you"])
+        return refused
 
     await submit_clues(table, "white")
     assert await quiet(white) and await quiet(black)  # submitted, and still writing
