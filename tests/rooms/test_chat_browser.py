@@ -112,3 +112,31 @@ def test_dc45_dcs4_two_phones_whisper_in_their_team_channel_and_the_game_stays_u
     # The control: the whisper did travel in White's frames.
     assert any(WHISPER in frame for frame in amy_frames)
     assert any(json.loads(f).get("type") == "chat" for f in amy_frames)
+
+
+def test_dc46_the_encryptors_phone_shows_why_not_a_composer_and_no_stray_text(phones: Any) -> None:
+    """While their code is deciphered the Encryptor reads both channels but gets no
+    composer, only the reason; a drawer holds no stray text (it once showed "null")."""
+    from decrypto.models import DecryptoGame
+    from rooms.models import Player
+
+    scene = in_thread(lambda: build_scene("decrypto-decipher", "en", suffix=f"chat{next(_NUMBERS)}"))
+
+    def encryptor_session() -> str:
+        state = DecryptoGame.objects.filter(room__slug=scene.slug).latest("number").state
+        player = Player.objects.get(room__slug=scene.slug, public_id=state["turns"]["white"]["encryptor"])
+        return make_session(player.uid)
+
+    white, _bob, _sam = in_thread(lambda: _seats(scene.slug))
+    (encryptor, _), (ann, _) = phones(scene, in_thread(encryptor_session), DC_READY), phones(scene, white[0])
+    for page in (encryptor, ann):
+        page.click(".chat-toggle")
+        page.wait_for_selector("#chat-drawer:not([hidden])")
+    assert encryptor.is_visible(".chat-quiet")
+    assert "You are the Encryptor" in encryptor.inner_text(".chat-quiet")
+    assert encryptor.is_hidden("#chat-input") and encryptor.is_hidden(".chat-reactions")
+    assert ann.is_visible("#chat-input") and ann.is_hidden(".chat-quiet")
+    for page in (encryptor, ann):
+        lines = page.locator(".chat-lines").evaluate("(el) => [...el.childNodes].map((n) => n.nodeName)")
+        assert set(lines) <= {"LI"}, lines
+        assert "null" not in page.inner_text("#chat-drawer")
