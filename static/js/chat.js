@@ -118,12 +118,29 @@ export function start(ctx) {
   } catch {
     chat.muted = new Set();
   }
-  const badge = h("span", { class: "chat-badge", hidden: true, "aria-hidden": "true" });
-  const toggle = h("button", { type: "button", class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-drawer",
-    onclick: () => setOpen(!chat.open) }, h("span", { "aria-hidden": "true", text: "💬" }), h("span", { class: "chat-toggle-label", text: _("Chat") }), badge);
-  const wrap = h("div", { class: "chat" }, toggle);
-  document.body.append(wrap);
+  // The opener lives in the room bar (the page's template), never over the game; the
+  // drawer opens in the page's flow under the bar, so it pushes the game down rather
+  // than covering any of it.
+  let toggle = document.getElementById("chat-toggle");
+  if (!toggle) {
+    toggle = h("button", { type: "button", class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-drawer" },
+      h("span", { "aria-hidden": "true", text: "💬" }), h("span", { class: "chat-toggle-label", text: _("Chat") }),
+      h("span", { class: "chat-badge", hidden: true, "aria-hidden": "true" }));
+  }
+  toggle.addEventListener("click", () => setOpen(!chat.open));
+  toggle.hidden = false;
+  const badge = toggle.querySelector(".chat-badge");
+  const wrap = h("div", { class: "chat" });
+  const bar = document.querySelector(".room-bar");
+  if (bar && !ctx.tableView) {
+    bar.after(wrap);
+  } else {
+    wrap.append(toggle);
+    document.body.append(wrap);
+  }
   chat.els = { wrap, toggle, badge };
+  // When play passes to this player the open drawer yields: one line, out of the way.
+  document.addEventListener("wordrooms:turn", () => { if (chat.open && chat.panel) chat.panel.strip(true); });
   if (ctx.tableView) {
     // A TV shows no talk, unless its address asks for the room's channel (?chat=1): a
     // screen nobody touches has no switch of its own.
@@ -131,6 +148,10 @@ export function start(ctx) {
     wrap.hidden = !shown;
     toggle.hidden = true;
     if (shown) setOpen(true);
+  } else {
+    // Loaded while the page is idle, so the drawer opens at once, even after the line drops.
+    const idle = window.requestIdleCallback || ((call) => setTimeout(call, 2000));
+    idle(() => panel().catch(() => { /* tried again when opened */ }), { timeout: 5000 });
   }
   drawBadge();
 }

@@ -18,11 +18,21 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     REACTIONS.map((emoji) => h("button", { type: "button", class: "chat-reaction", "aria-label": interpolate(_("Send %(emoji)s"), { emoji }),
       onclick: () => say(emoji) }, emoji)));
   const close = h("button", { type: "button", class: "chat-close", "aria-label": _("Close the chat"), onclick: () => setOpen(false) }, "×");
+  // Yielded to the player's turn: the newest line alone; a tap brings the whole drawer back.
+  const expand = h("button", { type: "button", class: "chat-expand", hidden: true, onclick: () => strip(false) }, _("Show the chat"));
+  let stripped = false;
+  function strip(on) {
+    stripped = on;
+    drawer.classList.toggle("chat-strip", on);
+    expand.hidden = !on;
+    draw();
+    if (!on && !form.hidden) input.focus();
+  }
   // A person the game keeps silent (CN-36, DC-46; the state's you.quiet) reads why, and
   // gets no composer to type a line the server would refuse.
   const why = h("p", { class: "chat-quiet", hidden: true });
   const drawer = h("section", { id: "chat-drawer", class: "chat-drawer", hidden: true, "aria-label": _("Chat") },
-    h("div", { class: "chat-head" }, tabs, close), list, note, why, reactions, form);
+    h("div", { class: "chat-head" }, tabs, expand, close), list, note, why, reactions, form);
   drawer.addEventListener("keydown", (event) => { if (event.key === "Escape") setOpen(false); });
   chat.els.wrap.prepend(drawer);
 
@@ -95,10 +105,10 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
     if (stick) list.scrollTop = list.scrollHeight;
     const seated = Boolean(chat.you) && !chat.you.device && !chat.ctx.tableView;
     const quiet = seated ? chat.you.quiet : null;
-    const canTalk = seated && !quiet;
+    const canTalk = seated && !quiet && !stripped;
     form.hidden = !canTalk;
     reactions.hidden = !canTalk;
-    why.hidden = !quiet;
+    why.hidden = !quiet || stripped;
     why.textContent = quiet ? quietReason(quiet) : "";
     input.placeholder = chat.tab === "team" ? _("To your team…") : _("To the room…");
     drawer.classList.toggle("team-channel", chat.tab === "team");
@@ -107,8 +117,10 @@ export function mount(chat, { setOpen, redraw, myTeam, saveMutes }) {
 
   return {
     draw,
+    strip,
     show(open) {
       drawer.hidden = !open;
+      if (stripped) strip(false);
       if (!open) return;
       draw();
       list.scrollTop = list.scrollHeight;

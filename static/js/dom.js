@@ -104,6 +104,8 @@ export function turnAlert(text, { mine = false, kind = "" } = {}) {
     bannerTimer = setTimeout(() => { el.className = "turn-banner"; }, mine ? 2600 : 1800);
   }
   if (mine) {
+    // The chat drawer (chat.js) yields to the turn.
+    document.dispatchEvent(new CustomEvent("wordrooms:turn"));
     beep();
     if (soundOn() && navigator.vibrate) navigator.vibrate([120, 60, 120]);
   }

@@ -28,6 +28,41 @@ function setConn(kind) {
   connEl.textContent = { open: _("live"), connecting: _("connecting…"), closed: _("reconnecting…") }[kind];
 }
 
+// ---- moves in flight: every tap ends applied, refused with a reason, or said not sent ----
+// A move is in flight from its send until the server has surely read it: a push of a
+// later version, an error naming its ref, or the pong to a ping sent after it (the server
+// answers a socket's frames in order), or for a line of talk its own copy coming back.
+// Meanwhile the room bar's dot pulses and the game is marked busy; a line that drops first
+// leaves the player told, once the board is back, to check and tap again.
+const inFlight = new Map(); // ref -> { version: the version held when sent, at: Date.now(), action }
+let unconfirmed = false;
+
+function pendingChanged() {
+  const busy = inFlight.size > 0;
+  document.body.classList.toggle("sending", busy);
+  document.getElementById("play")?.setAttribute("aria-busy", String(busy));
+  if (busy) connEl.dataset.sending = "1";
+  else delete connEl.dataset.sending;
+}
+
+function settle(done) {
+  let changed = false;
+  for (const [ref, sent] of inFlight) {
+    if (done(ref, sent)) {
+      inFlight.delete(ref);
+      changed = true;
+    }
+  }
+  if (changed) pendingChanged();
+}
+
+function lostInFlight() {
+  if (!inFlight.size) return;
+  inFlight.clear();
+  unconfirmed = true;
+  pendingChanged();
+}
+
 // While the socket is down the page says so over the game and takes no taps: a move made
 // now would be lost. `message`: a final word (a revoked link) instead of the countdown.
 function setInert(inert) {
@@ -72,7 +107,7 @@ function hideOffline() {
 const QUIET = 1500;
 const ANSWER = 2500;
 const TICK = 250;
-const line = { heardAt: 0, pingedAt: 0, tickAt: 0, timer: null, fresh: true };
+const line = { heardAt: 0, pingedAt: 0, lastPing: 0, tickAt: 0, timer: null, fresh: true };
 
 function watchLine() {
   const now = Date.now();
@@ -87,6 +122,7 @@ function watchLine() {
   }
   if ((frozen || !line.pingedAt) && now - line.heardAt > QUIET) {
     line.pingedAt = now;
+    line.lastPing = now;
     socket.send(JSON.stringify({ action: "ping", version: state.version }));
   }
 }
@@ -115,6 +151,10 @@ function connect() {
     if (socket !== ws) return;
     setConn("open");
     hideOffline();
+    if (unconfirmed) {
+      unconfirmed = false;
+      toast(_("Your last move was not confirmed before the connection dropped: if it is not on the board, tap it again."), "error");
+    }
     Object.assign(line, { heardAt: Date.now(), pingedAt: 0, tickAt: Date.now(), fresh: true });
     clearInterval(line.timer);
     line.timer = setInterval(watchLine, TICK);
@@ -137,6 +177,7 @@ function connect() {
 
 function socketClosed(code) {
   clearInterval(line.timer);
+  lostInFlight();
   setConn("closed");
   if (code === 4403) {
     connEl.textContent = _("link revoked");
@@ -178,12 +219,28 @@ export function send(message) {
     return null;
   }
   const ref = ++refCounter;
+  const quiet = message.action === "ping" || message.action === "sync" || message.action === "chat_history";
   const stamp = message.action === "ping" || message.action === "sync" ? {} : { at: Math.round(serverNow() * 1000) };
   socket.send(JSON.stringify({ ...message, ...stamp, ref }));
+  if (!quiet) {
+    inFlight.set(ref, { version: state.version, at: Date.now(), action: message.action });
+    pendingChanged();
+  }
   return ref;
 }
 
 function receive(message) {
+  if (message.type === "state" || message.type === "patch") {
+    settle((ref, sent) => message.version > sent.version);
+  } else if (message.type === "error" && message.ref !== undefined) {
+    settle((ref) => ref === message.ref);
+  } else if (message.type === "pong") {
+    settle((ref, sent) => sent.at <= line.lastPing);
+  } else if (message.type === "chat" && !message.history && state.you
+             && message.messages.some((said) => said.author === state.you.id)) {
+    let first = true;
+    settle((ref, sent) => sent.action === "say" && first && !(first = false));
+  }
   if (message.type === "state") {
     // A whole state; an older one arriving late is ignored.
     if (message.version < state.version && message.version !== 0) return;

@@ -8,6 +8,7 @@ import dataclasses
 import itertools
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -93,10 +94,11 @@ def test_dc45_dcs4_two_phones_whisper_in_their_team_channel_and_the_game_stays_u
     ann.wait_for_selector(f".chat-line:has-text('{REPLY}')")
     assert amy.is_visible(f".chat-line:has-text('{REPLY}')")
 
-    # With the drawer open the game's top stays on screen; closed, nothing covers its action.
-    assert (
-        ann.evaluate("() => document.querySelector('#chat-drawer').getBoundingClientRect().top") > 740 * 0.4
-    )
+    # With the drawer open it sits above the game, in the page's flow: it covers none of it
+    # (and the game's top is still on screen); closed, nothing covers its action.
+    drawer, play = (ann.locator(s).bounding_box() for s in ("#chat-drawer", "#play"))
+    assert drawer is not None and play is not None
+    assert drawer["y"] + drawer["height"] <= play["y"] and play["y"] < 740
     ann.keyboard.press("Escape")
     assert ann.is_hidden("#chat-drawer")
     ann.locator("#dc-lock-guess").scroll_into_view_if_needed()
@@ -140,3 +142,86 @@ def test_dc46_the_encryptors_phone_shows_why_not_a_composer_and_no_stray_text(ph
         lines = page.locator(".chat-lines").evaluate("(el) => [...el.childNodes].map((n) => n.nodeName)")
         assert set(lines) <= {"LI"}, lines
         assert "null" not in page.inner_text("#chat-drawer")
+
+
+LANGUAGES = ("en", "it", "pt-br", "ca", "sv")
+
+
+def _overlaps(page: Any, selector: str, within: str) -> list[str]:
+    """The enabled controls of ``within`` whose boxes meet ``selector``'s."""
+    return list(page.evaluate(
+        """([selector, within]) => {
+          const box = document.querySelector(selector).getBoundingClientRect();
+          const meets = (r) => r.width && r.height && r.left < box.right && box.left < r.right
+            && r.top < box.bottom && box.top < r.bottom;
+          const controls = ["button", "input", "textarea", "select"].map((t) => `${within} ${t}`).join();
+          return [...document.querySelectorAll(controls)]
+            .filter((el) => !el.disabled && meets(el.getBoundingClientRect()))
+            .map((el) => el.id || el.className || el.tagName);
+        }""",
+        [selector, within],
+    ))  # fmt: skip
+
+
+def test_the_chat_opener_sits_in_the_room_bar_over_no_control_in_five_languages(phones: Any) -> None:
+    for language in LANGUAGES:
+        scene = in_thread(partial(build_scene, "decrypto-decipher", language, suffix=f"chat{next(_NUMBERS)}"))
+        white, _bob, _sam = in_thread(partial(_seats, scene.slug))
+        page, _frames = phones(scene, white[0])
+        assert page.evaluate("() => Boolean(document.querySelector('.room-bar #chat-toggle'))"), language
+        assert page.is_visible("#chat-toggle"), language
+        # Nothing of the chat floats: no fixed element but the toast, the banner and the veil.
+        assert _overlaps(page, "#chat-toggle", "#play") == [], language
+        page.click("#chat-toggle")
+        page.wait_for_selector("#chat-drawer:not([hidden])")
+        # The drawer opens in the page's flow: the game moves down, nothing is covered.
+        page.locator("#dc-lock-guess").scroll_into_view_if_needed()
+        assert _uncovered(page, "#dc-lock-guess"), language
+        page.close()
+
+
+def test_an_open_drawer_yields_to_the_players_turn(phones: Any) -> None:
+    from decrypto.models import DecryptoGame
+    from rooms.models import Player
+    from tests.decrypto.table import clue_set, play_as
+
+    scene = in_thread(
+        lambda: build_scene("decrypto-teammate-during-clues", "en", suffix=f"chat{next(_NUMBERS)}")
+    )
+    page, _frames = phones(scene, scene.session_key)
+    page.click("#chat-toggle")
+    page.wait_for_selector("#chat-drawer:not([hidden])")
+    _say(page, "zq are you ready")
+    page.wait_for_selector(".chat-line:has-text('zq are you ready')")
+    open_height = page.locator("#chat-drawer").bounding_box()["height"]
+
+    def submit_all() -> None:
+        state = DecryptoGame.objects.filter(room__slug=scene.slug).latest("number").state
+        for team in ("white", "black"):
+            turn = state["turns"][team]
+            if turn is None:
+                continue
+            uid = Player.objects.get(room__slug=scene.slug, public_id=turn["encryptor"]).uid
+            move = {
+                "action": "submit_clues",
+                "round": state["round"],
+                "phase": "clues",
+                "clues": clue_set(state, team),
+            }
+            play_as(scene.slug, uid, move)
+
+    in_thread(submit_all)
+    # "Your turn: deciphering": the drawer shrinks to its newest line, the game's action is free.
+    page.wait_for_selector("#chat-drawer.chat-strip", timeout=10000)
+    strip_height = page.locator("#chat-drawer").bounding_box()["height"]
+    print(f"\nthe open drawer was {open_height:.0f} px; yielded to the turn, {strip_height:.0f} px")
+    assert strip_height < open_height / 2 and strip_height <= 120
+    assert page.is_visible(".chat-line:has-text('zq are you ready')")
+    assert page.is_hidden("#chat-input")
+    page.wait_for_selector("#dc-lock-guess")
+    page.locator("#dc-lock-guess").scroll_into_view_if_needed()
+    assert _uncovered(page, "#dc-lock-guess")
+    # One tap brings the whole drawer back.
+    page.click(".chat-expand")
+    page.wait_for_selector("#chat-drawer:not(.chat-strip)")
+    assert page.is_visible("#chat-input")

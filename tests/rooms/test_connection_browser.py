@@ -160,3 +160,35 @@ def test_the_browsers_offline_signal_is_believed_at_once(opened: Any) -> None:
     page.context.set_offline(False)
     page.wait_for_selector("#offline", state="hidden", timeout=15000)
     assert page.get_attribute("#conn", "data-state") == "open"
+
+
+def test_a_tap_into_a_silently_dead_line_shows_pending_then_not_confirmed(opened: Any) -> None:
+    """Tapped before the page can know the line is dead: the tap shows as pending at once,
+    and once the board is back the player is told it was not confirmed — never silence."""
+    line = Line()
+
+    def prepare(page: Any) -> None:
+        page.route_web_socket(re.compile(r"/ws/"), line.route)
+
+    scene, page = opened("codenames-operative-guess", prepare)
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    game = _game(scene)
+    card = page.locator(f"{CARD}[data-position='{scene.extra['target']}']")
+    line.dead = True
+    card.click()  # a proposal, into a line nobody has noticed is dead yet
+    assert page.evaluate("() => document.body.classList.contains('sending')")
+    assert page.get_attribute("#conn", "data-sending") == "1"
+    assert page.get_attribute("#play", "aria-busy") == "true"
+    assert any(json.loads(m).get("action") == "propose" for m in line.held), line.held
+    page.wait_for_selector("#offline", state="visible", timeout=8000)
+    line.dead = False
+    page.wait_for_selector("#offline", state="hidden", timeout=15000)
+    page.wait_for_selector("#toast.show", timeout=5000)
+    assert "not confirmed" in page.inner_text("#toast")
+    assert not page.evaluate("() => document.body.classList.contains('sending')")
+    assert _game(scene) == game  # it was never applied, and the player knows to tap again
+    # A tap on a live line is pending only until the server has read it.
+    version = _version(scene)
+    card.click()
+    page.wait_for_function("() => !document.body.classList.contains('sending')", timeout=10000)
+    assert _version(scene) > version
