@@ -148,10 +148,6 @@ export function start(ctx) {
     wrap.hidden = !shown;
     toggle.hidden = true;
     if (shown) setOpen(true);
-  } else {
-    // Loaded while the page is idle, so the drawer opens at once, even after the line drops.
-    const idle = window.requestIdleCallback || ((call) => setTimeout(call, 2000));
-    idle(() => panel().catch(() => { /* tried again when opened */ }), { timeout: 5000 });
   }
   drawBadge();
 }
