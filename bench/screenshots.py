@@ -18,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -36,6 +38,32 @@ def _configure(database: Path) -> None:
     import django
 
     django.setup()
+
+
+def _chat_open(page: Any) -> None:
+    """The chat drawer open over a game in play, with a few lines said in it."""
+    page.click("#chat-toggle")
+    page.wait_for_selector("#chat-drawer:not([hidden])")
+    if page.is_visible("#chat-input"):
+        for text in ("Mexico is 4, surely", "agreed 👍"):
+            page.fill("#chat-input", text)
+            page.press("#chat-input", "Enter")
+            page.wait_for_selector(f".chat-line:has-text('{text}')")
+
+
+def _tap_pending(page: Any) -> None:
+    """A card tapped on a line that just went silent: the tap shows as pending."""
+    page.evaluate("() => { WebSocket.prototype.send = function () {}; }")  # nothing leaves now
+    page.locator(".board .card:not(.covered):not(.proposed)").first.click()
+    page.wait_for_selector("body.sending")
+
+
+# Moments of a scene shot besides the scene itself, as <scene>+<moment>.png: the page after
+# a person's step (issue 29: the chat open over play, a tap pending).
+MOMENTS: dict[str, dict[str, Callable[[Any], None]]] = {
+    "decrypto-decipher": {"chat-open": _chat_open},
+    "codenames-operative-guess": {"chat-open": _chat_open, "tap-pending": _tap_pending},
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,16 +117,23 @@ def main(argv: list[str] | None = None) -> int:
                     for size in screens.iter_sizes(scene):
                         target = out / scene.language / size / f"{scene.name}.png"
                         target.parent.mkdir(parents=True, exist_ok=True)
-                        try:
-                            context, page = screens.open_scene(browser, url, scene, screens.SIZES[size])
+                        moments: dict[str, Callable[[Any], None] | None] = {"": None}
+                        if not scene.table:
+                            moments.update(MOMENTS.get(scene.name, {}))
+                        for moment, step in moments.items():
+                            shot = target.with_name(f"{scene.name}+{moment}.png") if moment else target
                             try:
-                                page.screenshot(path=str(target), full_page=True)
-                                count += 1
-                            finally:
-                                context.close()
-                        except Exception as error:  # one broken scene should not lose the others
-                            failed += 1
-                            print(f"{scene.language}/{size}/{scene.name}: {error}", file=sys.stderr)
+                                context, page = screens.open_scene(browser, url, scene, screens.SIZES[size])
+                                try:
+                                    if step is not None:
+                                        step(page)
+                                    page.screenshot(path=str(shot), full_page=True)
+                                    count += 1
+                                finally:
+                                    context.close()
+                            except Exception as error:  # one broken scene should not lose the others
+                                failed += 1
+                                print(f"{scene.language}/{size}/{shot.stem}: {error}", file=sys.stderr)
                 browser.close()
         finally:
             server.terminate()
