@@ -267,7 +267,9 @@ def export(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
     if data["deal"] is None:
         raise Http404("this game was played before games were kept")
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
-    response["Content-Disposition"] = f'inline; filename="{room.slug}-{ordinal}.json"'
+    # Saved as a file: a phone opens an inline JSON as a page and keeps nothing (issue 29).
+    # The slug is ASCII letters, digits and hyphens, so the name needs no quoting.
+    response["Content-Disposition"] = f'attachment; filename="{room.slug}-{ordinal}.json"'
     return response
 
 
