@@ -254,6 +254,9 @@ def replay(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
         "played": played,
         "data": data,
         "script": static(played.game.replay_script) if played.game.replay_script else "",
+        # The game's stylesheet and browser words, for the replay to look and read as it.
+        "stylesheet": static(played.game.stylesheet),
+        "catalogue": reverse("javascript-catalog-game", args=[played.game.name]),
         "summary": played.game.history_summary(played.game.load(played.record.state)),
     }
     return render(request, "rooms/replay.html", context)
