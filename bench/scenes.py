@@ -79,6 +79,7 @@ class Scene:
     ready: str
     table: bool = False
     device: bool = False
+    replay: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     last_move: Callable[[], None] | None = field(default=None, compare=False)
 
@@ -207,6 +208,21 @@ class SeededRoom:
             device=device,
             extra=extra or {},
             last_move=None if last_move is None else _once(last_move),
+        )
+
+    def replay_scene(self, name: str) -> Scene:
+        """The replay of the room's first game (over by now), opened at its last step."""
+        return Scene(
+            name=name,
+            game=self.game,
+            language=self.language,
+            slug=self.slug,
+            # Past the last frame: the page shows the last one.
+            path=f"/r/{self.slug}/games/1/#step-9999",
+            session_key=None,
+            primary=("#replay-next",),
+            ready="#replay-board > *",
+            replay=True,
         )
 
 
@@ -518,6 +534,22 @@ def cn_three_operative(slug: str, language: str) -> Scene:
     )
 
 
+def cn_replay(slug: str, language: str) -> Scene:
+    """A finished game on the pack's longest words: five bystanders touched (wrong guesses,
+    struck), a long clue log, then a team finds all its agents under one clue."""
+    room = CodenamesRoom(slug, language, CN_STANDARD, long_words=True)
+    room.opening()
+    for _turn in range(4):
+        room.clue(1)
+        room.guess(room.hidden("bystander")[0])
+    team = room.state()["team"]
+    room.clue(None)
+    for position in room.agents(team):
+        room.guess(position)
+    assert room.state()["winner"] == team
+    return room.replay_scene("codenames-replay")
+
+
 # ---- Decrypto ------------------------------------------------------------------------------
 
 DC_STANDARD = [
@@ -641,6 +673,17 @@ def _dc_midgame(slug: str, language: str) -> DecryptoRoom:
     room.play_round(ok={"black": False}, intercept={"white": True})
     assert room.state()["phase"] == "clues" and room.state()["round"] == 3
     return room
+
+
+def dc_replay(slug: str, language: str) -> Scene:
+    """Six rounds: four quiet ones, then White intercepts twice (Black misreads once)."""
+    room = DecryptoRoom(slug, language, DC_STANDARD)
+    for _round in range(4):
+        room.play_round()
+    room.play_round(ok={"black": False}, intercept={"white": True})
+    room.play_round(intercept={"white": True})
+    assert room.state()["phase"] == "over"
+    return room.replay_scene("decrypto-replay")
 
 
 def dc_lobby_seated(slug: str, language: str) -> Scene:
@@ -831,6 +874,11 @@ BUILDERS: dict[str, Builder] = {
 }
 SCENE_NAMES: tuple[str, ...] = tuple(BUILDERS)
 TABLE_SCENES: tuple[str, ...] = tuple(name for name in SCENE_NAMES if "-table" in name)
+# A finished game's replay page (no socket): shot by `make screenshots` on phones and TVs,
+# checked by tests/rooms/test_history_browser.py rather than with the live screens.
+REPLAY_BUILDERS: dict[str, Builder] = {"codenames-replay": cn_replay, "decrypto-replay": dc_replay}
+BUILDERS.update(REPLAY_BUILDERS)
+REPLAY_SCENES: tuple[str, ...] = tuple(REPLAY_BUILDERS)
 
 
 def scene_slug(name: str, language: str, suffix: str = "") -> str:
@@ -907,12 +955,13 @@ def open_scene(
             # one of its last push, so the countdown reads the same in every shot.
             page.clock.set_fixed_time(time.time())
         page.goto(scene.url(base_url))
-        page.wait_for_selector("#conn[data-state='open']", timeout=10000)
-        # The socket's first state has been drawn, then the scene's own panel.
-        for _ in range(200):
-            if frames:
-                break
-            page.wait_for_timeout(25)
+        if not scene.replay:
+            page.wait_for_selector("#conn[data-state='open']", timeout=10000)
+            # The socket's first state has been drawn, then the scene's own panel.
+            for _ in range(200):
+                if frames:
+                    break
+                page.wait_for_timeout(25)
         page.wait_for_selector(scene.ready, state="attached", timeout=10000)
         page.evaluate(
             "() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => r(0))))"
@@ -924,10 +973,11 @@ def open_scene(
 
 
 def iter_sizes(scene: Scene) -> Iterator[str]:
-    """The sizes a scene is shown at: phone and laptop; a table view also on both TVs."""
+    """The sizes a scene is shown at: phone and laptop; a table view and a replay also on
+    both TVs."""
     yield "phone"
     yield "laptop"
-    if scene.table:
+    if scene.table or scene.replay:
         yield from TV_SIZES
 
 

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench.servers import free_port, wait_port
 
         call_command("migrate", interactive=False, verbosity=0)
-        names = tuple(n for n in args.scenes.split(",") if n) or screens.SCENE_NAMES
+        names = tuple(n for n in args.scenes.split(",") if n) or screens.SCENE_NAMES + screens.REPLAY_SCENES
         languages = [lang for lang in args.languages.split(",") if lang]
         scenes = [scene for lang in languages for scene in screens.build_scenes(lang, names=names)]
         connections.close_all()

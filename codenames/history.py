@@ -40,36 +40,33 @@ def clue_text(word: str, number: int | None) -> str:
 
 
 def board(record: Any, deal: engine.State) -> dict[str, Any]:
-    """What a replay shows throughout: the words and the whole key, the bots' intentions."""
+    """What a replay shows throughout: the words and the whole key, the bots' intentions.
+    Its words are the live game's own (the game's browser catalogue)."""
     return {
         "words": list(deal.words),
         "key": [identity.value for identity in deal.key],
         "mode": deal.rules.mode.value,
+        "coop_team": deal.rules.coop_team.value,
         "notes": dict(record.bot_notes),
-        "labels": {
-            "identity": {identity.value: identity_name(identity) for identity in engine.Identity},
-            "team": {"red": _("Red"), "blue": _("Blue")},
-            "phase": {"clue": _("clue"), "guess": _("guessing"), "opponent": _("the opponent's cover")},
-            "covered": _("covered"),
-            "wins": _("wins"),
-            "over": _("Game over"),
-            "left": _("agents left"),
-            "meant": _("meant:"),
-            "clues": _("Clues"),
-            "board": _("Board"),
-        },
     }
 
 
 def frame(state: engine.State) -> dict[str, Any]:
-    """One moment of the replay: covers ("r"/"b" by whom, "." visible), turn, clue log."""
+    """One moment of the replay: covers ("r"/"b" by whom, "." visible), turn, clue log,
+    and what the live game's status line reads (guesses left, how it ended)."""
+    result = engine.outcome(state)
     return {
         "covered": "".join("." if by is None else by.value[0] for by in state.covered_by),
         "team": state.team.value,
         "phase": state.phase.value,
         "left": [state.agents_left(engine.Team.RED), state.agents_left(engine.Team.BLUE)],
         "log": [[e.team.value, e.word, e.number, list(e.guesses), e.rejected] for e in state.log],
-        "winner": None if state.winner is None else state.winner.value,
+        "guesses_made": state.guesses_made,
+        "guesses_left": state.guesses_left,
+        "winner": None if result is None or result.winner is None else result.winner.value,
+        "reason": None if result is None else result.reason,
+        "score": None if result is None else result.score,
+        "rating": None if result is None else result.rating,
         "over": state.over,
     }
 
@@ -121,12 +118,13 @@ def result_text(outcome: engine.Outcome | None) -> str:
             "%(team)s wins with %(count)s opponent agents left.",
             outcome.score,
         ) % {"team": winner, "count": outcome.score}
-    if outcome.reason == "assassin":
-        loser = team_name(engine.Team(outcome.winner.value).other.value)
-        return _("%(team)s wins: %(loser)s touched the assassin.") % {"team": winner, "loser": loser}
-    if outcome.reason == "opponent_agents_covered":
-        return _("%(team)s wins: the other team covered its agents.") % {"team": winner}
-    return _("%(team)s wins: all its agents are covered.") % {"team": winner}
+    # The live game's own words for a win (codenames/static/js/codenames/common.js).
+    why = (
+        _("the other team touched the assassin")
+        if outcome.reason == "assassin"
+        else _("all their agents were found")
+    )
+    return _("%(team)s wins: %(why)s.") % {"team": winner, "why": why}
 
 
 def summary(state: engine.State) -> dict[str, Any]:

@@ -27,7 +27,8 @@ def mode_name(mode: str) -> str:
 
 
 def code_text(code: Sequence[int] | None) -> str:
-    return "–" if code is None else "-".join(str(digit) for digit in code)
+    """A code as the live game writes it (decrypto/static/js/decrypto/common.js): 2.1.4."""
+    return "—" if code is None else ".".join(str(digit) for digit in code)
 
 
 def _reveal(reveal: Reveal) -> list[Any]:
@@ -43,31 +44,13 @@ def _reveal(reveal: Reveal) -> list[Any]:
 
 
 def board(record: Any, deal: engine.State, final: engine.State, names: Mapping[str, str]) -> dict[str, Any]:
-    """What a replay shows throughout: every keyword, every code revealed, who is who."""
+    """What a replay shows throughout: every keyword, every code revealed, who is who.
+    Its words are the live game's own (the game's browser catalogue)."""
     return {
         "keywords": {team.value: list(deal.teams[team].keywords) for team in TEAMS},
         "history": [_reveal(reveal) for reveal in final.history],
         "names": dict(names),
         "mode": deal.rules.mode.value,
-        "labels": {
-            "team": {"white": _("White"), "black": _("Black")},
-            "phase": {
-                "clues": _("writing clues"),
-                "guess": _("guessing"),
-                "tiebreak": _("guessing keywords"),
-                "judge": _("judging"),
-            },
-            "keywords": _("Keywords"),
-            "interceptions": _("Interceptions"),
-            "miscommunications": _("Miscommunications"),
-            "round": _("Round"),
-            "code": _("Code"),
-            "clues": _("Clues"),
-            "intercepted": _("Interception"),
-            "deciphered": _("Own guess"),
-            "wins": _("wins"),
-            "over": _("Game over"),
-        },
     }
 
 

@@ -254,6 +254,9 @@ def replay(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
         "played": played,
         "data": data,
         "script": static(played.game.replay_script) if played.game.replay_script else "",
+        # The game's stylesheet and browser words, for the replay to look and read as it.
+        "stylesheet": static(played.game.stylesheet),
+        "catalogue": reverse("javascript-catalog-game", args=[played.game.name]),
         "summary": played.game.history_summary(played.game.load(played.record.state)),
     }
     return render(request, "rooms/replay.html", context)
@@ -267,7 +270,9 @@ def export(request: HttpRequest, slug: str, ordinal: int) -> HttpResponse:
     if data["deal"] is None:
         raise Http404("this game was played before games were kept")
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
-    response["Content-Disposition"] = f'inline; filename="{room.slug}-{ordinal}.json"'
+    # Saved as a file: a phone opens an inline JSON as a page and keeps nothing (issue 29).
+    # The slug is ASCII letters, digits and hyphens, so the name needs no quoting.
+    response["Content-Disposition"] = f'attachment; filename="{room.slug}-{ordinal}.json"'
     return response
 
 

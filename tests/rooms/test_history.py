@@ -307,6 +307,20 @@ def test_stats_count_clues_guesses_and_wins_people_and_bots_apart() -> None:
     assert table["Games ended by the assassin"] == str(int(record.state["reason"] == "assassin"))
 
 
+def test_an_export_is_saved_as_a_json_file_named_after_the_room_and_game(client: Any) -> None:
+    slug = "saved-file"
+    codenames_room(slug)
+    _bots_play(slug)
+    for asked in ("1", "001"):
+        response = client.get(f"/r/{slug}/games/{asked}.json")
+        assert response.status_code == 200 and response["Content-Type"] == "application/json"
+        # Not inline: a phone would open it as a page instead of saving it.
+        assert response["Content-Disposition"] == f'attachment; filename="{slug}-1.json"'
+    # Both pages offer it as a download.
+    for page in (f"/r/{slug}/games/", f"/r/{slug}/games/1/"):
+        assert f'href="/r/{slug}/games/1.json" download="{slug}-1.json"' in client.get(page).content.decode()
+
+
 def test_a_game_number_is_ascii_digits_leading_zeros_ignored_anything_else_404(client: Any) -> None:
     slug = "odd-numbers"
     codenames_room(slug)
