@@ -713,7 +713,10 @@ def dc_table_chat(slug: str, language: str) -> Scene:
     speakers = ["Sam", room.member("white"), "Sam"]
     for name, text in zip(speakers, TABLE_CHAT.get(language, TABLE_CHAT["en"]), strict=True):
         chat_say(slug=slug, uid=room.uids[name], channel="room", text=text)
-    scene = room.scene("decrypto-table-chat", None, (), ".tv-chat-line", table=True)
+    # Drawn when both the game (its module loads on its own) and the chat's lines are in.
+    scene = room.scene(
+        "decrypto-table-chat", None, (), "#room:has(.dc-sheets):has(.tv-chat-line)", table=True
+    )
     return replace(scene, path=f"{scene.path}?chat=1")
 
 

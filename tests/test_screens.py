@@ -272,9 +272,10 @@ def token_legend(page: Any) -> list[str]:
         const legend = document.querySelector(".dc-token-legend");
         if (!legend || !shown(legend)) return { shown: false };
         const a = scores.getBoundingClientRect(), b = legend.getBoundingClientRect();
-        // Beside the counters: touching their box, on their line or right under it.
+        // Beside the counters: on their line or right under it, a few letters away at most.
         const gap = Math.max(b.top - a.bottom, a.top - b.bottom, b.left - a.right, a.left - b.right, 0);
-        return { shown: true, text: legend.innerText, gap };
+        const em = parseFloat(getComputedStyle(legend).fontSize);
+        return { shown: true, text: legend.innerText, gap, em };
       }"""
     )
     if found is None:
@@ -285,8 +286,10 @@ def token_legend(page: Any) -> list[str]:
     words = re.sub(r"[✔✘\s]", "", found["text"])
     if "✔" not in found["text"] or len(words) < 3:
         problems.append(f"the legend says no words for ✔/✘: “{found['text']}”")
-    if found["gap"] > 40:
-        problems.append(f"the legend is {found['gap']:.0f} px away from the counters")
+    if found["gap"] > 3 * found["em"]:
+        problems.append(
+            f"the legend is {found['gap']:.0f} px away from the counters ({found['em']:g} px type)"
+        )
     return problems
 
 
@@ -695,6 +698,7 @@ def test_tv_chat_is_read_only_in_tv_type_beside_the_game(browser: Any, daphne_se
     try:
         page = context.new_page()
         _goto_table(page, dc, daphne_server.url)
+        page.wait_for_selector(".tv-chat-line")
         assert "the ocean one" in page.inner_text(".tv-chat")
         controls = ".tv-chat :is(input, textarea, button, select), .chat-form, .chat-reactions, .chat"
         for size in TV_SIZES:
