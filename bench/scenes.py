@@ -18,7 +18,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -740,6 +740,29 @@ def dc_table(slug: str, language: str) -> Scene:
     return room.scene("decrypto-table", None, (), DC_READY, table=True)
 
 
+# What the room says while a TV shows its channel (?chat=1).
+TABLE_CHAT = {
+    "en": ["I think it's the ocean one again", "no idea, the thing at the bottom of a drawer?!", "👍"],
+    "it": ["secondo me è ancora quella dell'oceano", "boh, la cosa in fondo a ogni cassetto?!", "👍"],
+}
+
+
+def dc_table_chat(slug: str, language: str) -> Scene:
+    """The table view with the room's channel open (?chat=1): a spectator and a guesser talk."""
+    from rooms.chat import chat_say
+
+    room = _dc_guessing(slug, language)
+    # Neither Encryptor: their codes are not revealed yet, the game keeps them quiet (DC rules).
+    speakers = ["Sam", room.member("white"), "Sam"]
+    for name, text in zip(speakers, TABLE_CHAT.get(language, TABLE_CHAT["en"]), strict=True):
+        chat_say(slug=slug, uid=room.uids[name], channel="room", text=text)
+    # Drawn when both the game (its module loads on its own) and the chat's lines are in.
+    scene = room.scene(
+        "decrypto-table-chat", None, (), "#room:has(.dc-sheets):has(.tv-chat-line)", table=True
+    )
+    return replace(scene, path=f"{scene.path}?chat=1")
+
+
 def dc_table_late(slug: str, language: str) -> Scene:
     """Round 6: five rounds of clues and reveals on the table, round 6 being guessed."""
     room = DecryptoRoom(slug, language, DC_STANDARD)
@@ -864,6 +887,7 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-spectator": dc_spectator,
     "decrypto-table": dc_table,
     "decrypto-table-late": dc_table_late,
+    "decrypto-table-chat": dc_table_chat,
     "decrypto-table-over": dc_table_over,
     "decrypto-tiebreak": dc_tiebreak,
     "decrypto-judging": dc_judging,

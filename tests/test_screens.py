@@ -261,6 +261,38 @@ def wrapped_card_words(page: Any) -> list[str]:
     return problems
 
 
+def token_legend(page: Any) -> list[str]:
+    """Decrypto's ✔/✘ counters have their words beside them, visible (not only hidden text)."""
+    found: dict[str, Any] | None = page.evaluate(
+        "() => {"
+        + _PATH_JS
+        + """
+        const scores = document.querySelector(".dc-scores");
+        if (!scores || !shown(scores)) return null;
+        const legend = document.querySelector(".dc-token-legend");
+        if (!legend || !shown(legend)) return { shown: false };
+        const a = scores.getBoundingClientRect(), b = legend.getBoundingClientRect();
+        // Beside the counters: on their line or right under it, a few letters away at most.
+        const gap = Math.max(b.top - a.bottom, a.top - b.bottom, b.left - a.right, a.left - b.right, 0);
+        const em = parseFloat(getComputedStyle(legend).fontSize);
+        return { shown: true, text: legend.innerText, gap, em };
+      }"""
+    )
+    if found is None:
+        return []
+    if not found["shown"]:
+        return [".dc-token-legend missing or hidden beside the ✔/✘ counters"]
+    problems = []
+    words = re.sub(r"[✔✘\s]", "", found["text"])
+    if "✔" not in found["text"] or len(words) < 3:
+        problems.append(f"the legend says no words for ✔/✘: “{found['text']}”")
+    if found["gap"] > 3 * found["em"]:
+        problems.append(
+            f"the legend is {found['gap']:.0f} px away from the counters ({found['em']:g} px type)"
+        )
+    return problems
+
+
 def check_screen(page: Any, scene: Scene, size: str, *, axe: bool = True) -> dict[str, list[str]]:
     """Every invariant of one screen; only the broken ones are returned."""
     viewport = SIZES[size]["viewport"]
@@ -270,6 +302,7 @@ def check_screen(page: Any, scene: Scene, size: str, *, axe: bool = True) -> dic
         "no horizontal scroll": horizontal_scroll(page, width),
         "readable text sizes": small_text(page),
         "card words on one line": wrapped_card_words(page),
+        "a visible legend beside the token counters": token_legend(page),
     }
     if axe:
         findings["axe: no serious or critical violations"] = axe_violations(page)
@@ -361,7 +394,8 @@ TV_CLUE = {"codenames": ".current-clue .clue-word", "decrypto": ".dc-current .dc
 # and the page's skip link (off-screen until focused from a keyboard).
 CONTROLS = (
     "button:not(:disabled):not([aria-disabled='true']), input:not([type='hidden']):not(:disabled),"
-    " select:not(:disabled), textarea:not(:disabled), summary, a[href]:not(.skip), [contenteditable]"
+    " select:not(:disabled):not(#lang-select), textarea:not(:disabled), summary, a[href]:not(.skip),"
+    " [contenteditable]"
 )
 TV_MEASURE_JS = (
     "([turn, clue, controls]) => {"
@@ -380,7 +414,7 @@ TV_MEASURE_JS = (
       // The last round's reveal, whole: the newest news on the table is never the part cut off.
       cut: [...document.querySelectorAll(".dc-reveal, .tv-lobby .tv-team")].filter(shown).filter((el) => {
         const r = el.getBoundingClientRect();
-        const box = el.parentElement.closest(".dc-main, .tv-lobby").getBoundingClientRect();
+        const box = el.parentElement.closest(".dc-slot-reveal, .tv-lobby").getBoundingClientRect();
         return r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5;
       }).map(pathOf),
       qr: qr && shown(qr) ? Math.min(qr.getBoundingClientRect().width, qr.getBoundingClientRect().height) : 0,
@@ -481,6 +515,290 @@ def test_the_tv_rings_the_card_just_revealed(show: Any, size: str) -> None:
     # Wider than a phone's 6 px ring: 10 px at 1080 rows, scaled on a smaller TV.
     widest = max(float(px) for px in re.findall(r"0px 0px 0px ([\d.]+)px", ring))
     assert widest >= 10 * SIZES[size]["viewport"]["height"] / 1080, f"the ring is {ring}"
+
+
+# ---- Decrypto on a TV, in every language (issue 29) ------------------------------------------
+
+ALL_LANGUAGES = ("en", "it", "pt-br", "ca", "sv")
+DC_TV_SCENES = ("decrypto-table", "decrypto-table-late", "decrypto-table-chat", "decrypto-table-over")
+# A sheet's clues from the sofa: 32 px on a 1080-row TV, 24 px on a 720-row one.
+TV_CLUE_MIN_PX = {"tv": 32, "tv720": 24}
+
+DC_TV_JS = (
+    "() => {"
+    + _PATH_JS
+    + """
+    const doc = document.scrollingElement;
+    const vw = window.innerWidth, vh = window.innerHeight;
+    // The line boxes a stretch of a text node lies on (their distinct tops).
+    const lines = (node, start, end) => {
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, end);
+      const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+      return new Set(tops).size;
+    };
+    const splitWords = (el) => {
+      const out = [];
+      for (const node of [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
+        for (const m of node.textContent.matchAll(/\\S+/g)) {
+          if (lines(node, m.index, m.index + m[0].length) > 1) out.push(m[0]);
+        }
+      }
+      return out;
+    };
+    const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1
+      && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    const clues = [...document.querySelectorAll(".dc-sheets .dc-col-clues .dc-clue, .dc-current .dc-clue")]
+      .filter(shown).map((el) => ({
+        text: el.textContent, px: parseFloat(getComputedStyle(el).fontSize),
+        sheet: Boolean(el.closest(".dc-sheets")), split: splitWords(el),
+        inside: inside(el.getBoundingClientRect(),
+                       el.closest(".dc-col-clues, .dc-current").getBoundingClientRect()),
+      }));
+    // Nothing cut: every text shown lies in the screen and inside every box that clips it
+    // (the chat's oldest lines are cut at the top on purpose).
+    const cut = [];
+    for (const el of document.querySelectorAll("#room *")) {
+      if (el.closest(".tv-chat-lines")) continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+      if (!own || !shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      let clipped = !inside(r, { left: 0, top: 0, right: vw, bottom: vh });
+      for (let a = el.parentElement; a && !clipped && a.id !== "room"; a = a.parentElement) {
+        // A box drawn as its children only (display: contents) clips nothing.
+        const style = getComputedStyle(a);
+        const clips = style.overflow !== "visible" && style.display !== "contents";
+        if (clips && !inside(r, a.getBoundingClientRect())) clipped = true;
+      }
+      if (clipped) cut.push(`${pathOf(el)} “${el.textContent.trim().slice(0, 30)}”`);
+    }
+    const legend = document.querySelector(".dc-token-legend");
+    const join = document.querySelector(".table-join").getBoundingClientRect();
+    const link = [...document.querySelectorAll(".table-link-part")].map((el) => ({
+      text: el.textContent, lines: lines(el.firstChild, 0, el.textContent.length),
+      inside: inside(el.getBoundingClientRect(), join) }));
+    return { scrollHeight: doc.scrollHeight, scrollWidth: doc.scrollWidth, vw, vh, clues, cut,
+             hidden: document.querySelectorAll(".dc-col-clues li[hidden]").length,
+             legend: legend && shown(legend) ? legend.innerText : "", link };
+  }"""
+)
+
+
+def _goto_table(page: Any, scene: Scene, base_url: str) -> None:
+    """The scene's table view in a page already open (one page per language, scene after scene)."""
+    page.goto(scene.url(base_url))
+    page.wait_for_selector("#conn[data-state='open']", timeout=10000)
+    page.wait_for_selector(scene.ready, state="attached", timeout=10000)
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => r(0))))"
+    )
+
+
+def _resize(page: Any, size: str) -> None:
+    page.set_viewport_size(SIZES[size]["viewport"])
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))")
+
+
+def dc_tv_findings(m: dict[str, Any], size: str) -> dict[str, list[str]]:
+    least = TV_CLUE_MIN_PX[size]
+    sheet = [c for c in m["clues"] if c["sheet"]]
+    findings = {
+        "fits the screen": [f"page {m['scrollWidth']}×{m['scrollHeight']} on {m['vw']}×{m['vh']}"]
+        if m["scrollHeight"] > m["vh"] or m["scrollWidth"] > m["vw"]
+        else [],
+        "sheet clues large": [
+            f"“{c['text']}” {c['px']:g} px < {least}" for c in sheet if c["px"] < least - 0.01
+        ]
+        + ([] if sheet else ["no clue on the sheets"]),
+        "no word broken across lines": [
+            f"“{c['text']}”: {', '.join(c['split'])}" for c in m["clues"] if c["split"]
+        ],
+        "every clue inside its box": [f"“{c['text']}”" for c in m["clues"] if not c["inside"]],
+        "nothing cut": m["cut"][:12],
+        "token legend shown": []
+        if len(m["legend"].replace("✔", "").replace("✘", "").strip()) >= 3
+        else [f"legend “{m['legend']}”"],
+        "join link whole": [f"“{p['text']}” on {p['lines']} lines" for p in m["link"] if p["lines"] != 1]
+        + [f"“{p['text']}” outside the join box" for p in m["link"] if not p["inside"]]
+        + ([] if m["link"] else ["the join link is not in parts"]),
+    }
+    return {check: found for check, found in findings.items() if found}
+
+
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
+def test_dc_table_view_reads_from_the_sofa_in_every_language(
+    browser: Any, daphne_server: Any, language: str
+) -> None:
+    """Every Decrypto scene of the table view (the end and the chat included) on both TVs:
+    sheet clues ≥ 32 px at 1080 rows and ≥ 24 px at 720, no word broken across lines, every
+    clue inside its box, no scroll and nothing cut, the tokens' legend shown, the join link's
+    parts whole. One page per language, scene after scene, both sizes."""
+    suffix = f"all{next(_ROOM_NUMBERS)}"
+    scenes = in_thread(lambda: [build_scene(name, language, suffix=suffix) for name in DC_TV_SCENES])
+    context = browser.new_context(**TV, locale="en-GB")
+    context.add_cookies(scenes[0].cookies(daphne_server.url))
+    failures, figures = [], []
+    try:
+        page = context.new_page()
+        for scene in scenes:
+            _goto_table(page, scene, daphne_server.url)
+            assert page.evaluate("() => document.documentElement.lang") == language
+            for size in TV_SIZES:
+                _resize(page, size)
+                m = page.evaluate(DC_TV_JS)
+                sheet = [c["px"] for c in m["clues"] if c["sheet"]]
+                figures.append(
+                    f"{size} {scene.name}: clues {min(sheet, default=0):.1f} px, {m['hidden']} left out"
+                )
+                findings = dc_tv_findings(m, size)
+                REPORT[f"{size}-{language}-{scene.name}-sofa"] = findings
+                if findings:
+                    failures.append(verdict(f"{size}-{language}-{scene.name}", findings))
+            _resize(page, "tv")
+    finally:
+        close_and_settle(context.close, [scene.slug for scene in scenes])
+    REPORT[f"{language}-dc-tv-figures"] = {"figures": figures}
+    assert not failures, "\n".join(failures)
+
+
+BOX_JS = "(r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom })"
+
+
+def _rect(page: Any, selector: str) -> dict[str, float] | None:
+    box: dict[str, float] | None = page.evaluate(
+        f"""(sel) => {{ const el = document.querySelector(sel);
+          if (!el || !el.checkVisibility()) return null;
+          return ({BOX_JS})(el.getBoundingClientRect()); }}""",
+        selector,
+    )
+    return box
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
+
+
+def test_tv_chat_is_read_only_in_tv_type_beside_the_game(browser: Any, daphne_server: Any) -> None:
+    """`?chat=1`: the room's channel in the TV's sidebar, read-only (nothing to type or tap),
+    ≥ 24 px at 1080 rows, never over the sheets, the cards or the clue log; a line said
+    after the page opened shows up."""
+    from rooms.chat import chat_say
+
+    suffix = f"chat{next(_ROOM_NUMBERS)}"
+    dc = in_thread(lambda: build_scene("decrypto-table-chat", "en", suffix=suffix))
+    cn = in_thread(lambda: build_scene("codenames-table", "en", suffix=suffix))
+    context = browser.new_context(**TV, locale="en-GB")
+    context.add_cookies(dc.cookies(daphne_server.url))
+    try:
+        page = context.new_page()
+        _goto_table(page, dc, daphne_server.url)
+        page.wait_for_selector(".tv-chat-line")
+        assert "the ocean one" in page.inner_text(".tv-chat")
+        controls = ".tv-chat :is(input, textarea, button, select), .chat-form, .chat-reactions, .chat"
+        for size in TV_SIZES:
+            _resize(page, size)
+            shown = page.eval_on_selector_all(
+                controls, "(els) => els.filter((e) => e.checkVisibility()).length"
+            )
+            assert shown == 0, f"{size}: {shown} chat controls on the TV"
+            px = page.eval_on_selector(".tv-chat-line", "(e) => parseFloat(getComputedStyle(e).fontSize)")
+            assert px >= 24 * SIZES[size]["viewport"]["height"] / 1080 - 0.01, f"{size}: chat at {px} px"
+            chat = _rect(page, ".tv-chat")
+            assert chat is not None
+            for game in (
+                ".dc-slot-sheets",
+                ".dc-slot-reveal",
+                ".dc-slot-status",
+                ".dc-slot-guess",
+                ".table-join",
+            ):
+                box = _rect(page, game)
+                assert box is not None and not _overlap(chat, box), (
+                    f"{size}: the chat covers {game}: {chat} {box}"
+                )
+            assert chat["bottom"] <= SIZES[size]["viewport"]["height"] + 0.5
+        in_thread(
+            lambda: chat_say(
+                slug=dc.slug, uid=f"scene-{dc.slug}-sam", channel="room", text="live from the sofa"
+            )
+        )
+        page.wait_for_selector(".tv-chat-line >> text=live from the sofa", timeout=5000)
+        page.goto(cn.url(daphne_server.url) + "?chat=1")
+        page.wait_for_selector(".tv-chat", timeout=10000)
+        page.wait_for_selector(cn.ready, state="attached")
+        chat = _rect(page, ".tv-chat")
+        assert chat is not None
+        for game in (".board", ".log", ".table-join", ".current-clue"):
+            box = _rect(page, game)
+            assert box is not None and not _overlap(chat, box), f"the chat covers {game}"
+    finally:
+        close_and_settle(context.close, [dc.slug, cn.slug])
+
+
+def test_codenames_tv_numbers_banner_language_and_link(browser: Any, daphne_server: Any) -> None:
+    """Codenames' TV: the clue log's two-digit numbers whole, the turn banner clear of the
+    agents left, a language switcher in the TV's bar that switches it."""
+    scene = in_thread(lambda: build_scene("codenames-table-late", "en", suffix=f"tv{next(_ROOM_NUMBERS)}"))
+    context = browser.new_context(**TV720, locale="en-GB")
+    context.add_cookies(scene.cookies(daphne_server.url))
+    try:
+        page = context.new_page()
+        _goto_table(page, scene, daphne_server.url)
+        for size in ("tv720", "tv"):
+            _resize(page, size)
+            # "10." needs its room left of the line: the list clips what sticks out.
+            room = page.evaluate(
+                """() => { const ol = document.querySelector(".clue-log"), li = ol.lastElementChild;
+                  const ctx = document.createElement("canvas").getContext("2d");
+                  ctx.font = getComputedStyle(li).font;
+                  return [parseFloat(getComputedStyle(ol).paddingLeft), ctx.measureText("10. ").width]; }"""
+            )
+            assert room[0] >= room[1], (
+                f"{size}: {room[0]:.0f} px left of the log for “10.” ({room[1]:.0f} px)"
+            )
+            page.evaluate(
+                """() => { const b = document.getElementById("turn-banner");
+                  b.textContent = "Red operatives are guessing: 2 more guesses, or stop.";
+                  b.className = "turn-banner show red"; }"""
+            )
+            page.wait_for_function(
+                "() => getComputedStyle(document.getElementById('turn-banner')).opacity === '1'"
+            )
+            banner = _rect(page, "#turn-banner")
+            counts = page.eval_on_selector_all(
+                ".remaining",
+                f"(els) => els.map((e) => ({BOX_JS})(e.getBoundingClientRect()))",
+            )
+            assert banner is not None and counts
+            assert not any(_overlap(banner, c) for c in counts), f"{size}: the banner covers the agents left"
+            page.evaluate("() => { document.getElementById('turn-banner').className = 'turn-banner'; }")
+            # The join link under the QR code: each part (address, /r/, room) on one line.
+            parts = page.eval_on_selector_all(
+                ".table-link-part",
+                """(els) => els.map((e) => [e.textContent, new Set([...e.getClientRects()]
+                    .map((r) => Math.round(r.top))).size])""",
+            )
+            assert parts and all(lines == 1 for _text, lines in parts), f"{size}: {parts}"
+            select = _rect(page, "#lang-select")
+            bar = _rect(page, ".room-bar")
+            assert (
+                select is not None
+                and bar is not None
+                and bar["top"] - 1 <= select["top"]
+                and select["bottom"] <= bar["bottom"] + 1
+            )
+        page.select_option("#lang-select", "sv")
+        page.wait_for_function("() => document.documentElement.lang === 'sv'")
+        assert page.url.endswith(f"/r/{scene.slug}/table/")
+        page.wait_for_selector(scene.ready, state="attached")
+    finally:
+        close_and_settle(context.close, [scene.slug])
 
 
 FOCUSED_JS = """() => {

@@ -15,6 +15,7 @@ export const chat = {
   unread: { room: 0, team: 0 },
   muted: new Set(),
   panel: null, // chatpanel.js once loaded
+  tv: null, // the TV's read-only lines (?chat=1)
   els: null,
 };
 
@@ -34,8 +35,31 @@ function drawBadge() {
 }
 
 export function redraw() {
+  if (chat.tv) drawTv();
   if (chat.panel) chat.panel.draw();
   drawBadge();
+}
+
+// ---- the TV's talk (?chat=1) ---------------------------------------------------------------
+// The room's channel read in the table view's sidebar, in TV type: nothing to type, no
+// reactions to tap, no names to mute (nobody touches a TV), never over the game. Only the
+// newest lines show; the oldest are cut at the top (table.css).
+const TV_KEEP = 30;
+
+function drawTv() {
+  const lines = chat.lines.room.slice(-TV_KEEP);
+  chat.tv.list.replaceChildren(...lines.map((line) => h("li", { class: "tv-chat-line", dataset: { id: String(line.id) } },
+    h("span", { class: "tv-chat-who", text: line.name }), " ", h("span", { class: "tv-chat-text", text: line.text }))));
+  chat.tv.empty.hidden = lines.length > 0;
+}
+
+function mountTv() {
+  const list = h("ol", { class: "tv-chat-lines", "aria-live": "polite", "aria-relevant": "additions" });
+  const empty = h("p", { class: "tv-chat-empty", text: _("Everyone in the room reads this channel.") });
+  const box = h("section", { class: "tv-chat", id: "tv-chat", "aria-label": _("Chat") },
+    h("h2", { class: "tv-chat-title", text: _("Chat") }), list, empty);
+  document.getElementById("room").append(box);
+  chat.tv = { box, list, empty };
 }
 
 let loading = null;
@@ -143,11 +167,9 @@ export function start(ctx) {
   document.addEventListener("wordrooms:turn", () => { if (chat.open && chat.panel) chat.panel.strip(true); });
   if (ctx.tableView) {
     // A TV shows no talk, unless its address asks for the room's channel (?chat=1): a
-    // screen nobody touches has no switch of its own.
-    const shown = new URLSearchParams(location.search).get("chat") === "1";
-    wrap.hidden = !shown;
-    toggle.hidden = true;
-    if (shown) setOpen(true);
+    // screen nobody touches has no switch of its own, nor the players' drawer.
+    wrap.hidden = true;
+    if (new URLSearchParams(location.search).get("chat") === "1") mountTv();
   }
   drawBadge();
 }

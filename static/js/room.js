@@ -396,6 +396,22 @@ function foldLobby() {
 // ---- the TV's lobby (static/js/tvlobby.js, loaded only by the table view) ----------------
 let tvLobby = null;
 if (tableView) {
+  // The TV hides the site's header: its language switcher moves into the room's bar.
+  const languages = document.querySelector("header.site form.lang");
+  if (languages) document.querySelector(".room-bar").insertBefore(languages, connEl);
+  // The join link read from the sofa breaks only between its parts (the address, /r/,
+  // the room's name), never inside one: each part shrinks to fit the column if it must.
+  const link = document.getElementById("share-link");
+  if (link) {
+    const parts = link.textContent.trim().match(/^(\w+:\/\/[^/]+)(\/r\/)(.*)$/);
+    if (parts) {
+      link.replaceChildren(...parts.slice(1).flatMap((text, i) => {
+        const piece = h("span", { class: "table-link-part", text });
+        piece.style.setProperty("--len", String(text.length));
+        return i ? [h("wbr"), piece] : [piece];
+      }));
+    }
+  }
   import("./tvlobby.js").then((module) => {
     tvLobby = module.tvLobby(ROLE_LABELS);
     render(null);

@@ -11,7 +11,7 @@ import { DIGITS, OTHER, TASKS, cur, fmtCode, lookOf, seatColour, send, teamName,
 import { head, status, statusText, reveals, REASONS } from "./decrypto/status.js";
 import { encryptPanel, patchClues, stopDraft } from "./decrypto/encrypt.js";
 import { guessPanel, patchGuess } from "./decrypto/guess.js";
-import { keywordsSlot, sheetsSlot, taskSheetSlot, patchNotes, orderSlot } from "./decrypto/sheets.js";
+import { keywordsSlot, sheetsSlot, taskSheetSlot, patchNotes, orderSlot, fitSheets } from "./decrypto/sheets.js";
 export { seatLabel } from "./decrypto/seat.js";
 
 // Top: always first. Main: what to do now. Side: the team's papers (a second column on wide screens).
@@ -154,6 +154,13 @@ function lobby({ players, you, teams, board, deal, rules }) {
 }
 
 // ---- the view --------------------------------------------------------------------------------
+const tableView = () => document.body.classList.contains("table-view");
+// A TV's window resized (a browser leaving full screen): the sheets' columns fit anew.
+window.addEventListener("resize", () => {
+  const sheets = document.querySelector(".dc-slot-sheets");
+  if (sheets && tableView()) fitSheets(sheets);
+});
+
 function resetLocal(play) {
   const at = `${play.number}:${play.round}:${play.phase}`;
   if (cur.local.at === at) return;
@@ -246,6 +253,7 @@ export function render(container, state, ctx) {
   const sheetData = { look, ...pick(play, ["number", "phase", "seat", "sheets"]), keywords, apart };
   part(el.tasksheet, sheetData, taskSheetSlot);
   part(el.sheets, sheetData, sheetsSlot);
+  if (tableView()) fitSheets(el.sheets);
   patchNotes(play);
   part(el.order, { look, shown: Boolean(team && !over && !seat.is_interceptor),
     order: team ? play.teams[team].players : [], next: team ? play.teams[team].next_encryptor : null }, orderSlot);

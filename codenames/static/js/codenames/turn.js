@@ -138,5 +138,12 @@ export function clueLog(play) {
     entry.guesses.length ? h("span", { class: "guessed" }, guessed(entry, play)) : null,
     entry.rejected ? h("span", { class: "rejected", text: ` (${_("rejected")})` }) : null,
     // After the game, what a bot spymaster meant: "SEAT 2 → saddle, bench".
-    (play.explanations || {})[i] ? h("span", { class: "explained", text: ` · ${interpolate(_("bot's idea: %(idea)s"), { idea: play.explanations[i] })}` }) : null)));
+    (play.explanations || {})[i] ? h("span", { class: "explained", text: ` · ${interpolate(_("bot's idea: %(idea)s"), { idea: idea(play.explanations[i], entry) })}` }) : null)));
+}
+
+// A bot's note repeats its clue ("SEAT 2 → saddle, bench"), which the line shows already:
+// only the words it meant are kept.
+function idea(note, entry) {
+  const [said, meant] = String(note).split(" → ");
+  return meant !== undefined && said.toLowerCase().startsWith(String(entry.word).toLowerCase()) ? meant : note;
 }

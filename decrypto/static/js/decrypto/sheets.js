@@ -34,6 +34,15 @@ function noteBox(position) {
     onblur: save });
 }
 
+// A sheet's clue carries the length of its longest word (--w): a TV shrinks a word too long
+// for its column rather than break it (decrypto-table.css). Set through the CSSOM: the
+// page's CSP allows no style attribute.
+function clueSpan(clue) {
+  const span = h("span", { class: "dc-clue", text: clue });
+  span.style.setProperty("--w", String(Math.max(1, ...clue.split(/\s+/).map((word) => word.length))));
+  return span;
+}
+
 // `play`: phase, seat, sheets and each team's keywords (the notes are written in by patchNotes).
 function sheet(play, team) {
   const data = play.sheets[team];
@@ -42,7 +51,7 @@ function sheet(play, team) {
   const columns = DIGITS.map((d) => h("div", { class: "dc-col", dataset: { position: d } },
     h("h4", {}, h("span", { class: "dc-digit", text: String(d) }), words ? h("span", { class: "dc-word", text: words[d - 1] }) : null),
     h("ul", { class: "dc-col-clues" }, data.by_position[String(d)].map((e) => h("li", {},
-      h("span", { class: "dc-round-tag", text: interpolate(_("R%(n)s"), { n: e.round }) }), " ", h("span", { class: "dc-clue", text: e.clue })))),
+      h("span", { class: "dc-round-tag", text: interpolate(_("R%(n)s"), { n: e.round }) }), " ", clueSpan(e.clue)))),
     opponents ? noteBox(d) : null));
   const title = words && team === myTeam(play) && play.phase !== "over" ? _("Our keywords and clues") : interpolate(_("%(team)s's sheet"), { team: teamName(team) });
   return h("section", { class: `dc-sheet dc-${seatColour(team)} ${words ? "dc-sheet-own" : "dc-sheet-opp"}`, dataset: { team } },
@@ -68,6 +77,19 @@ export function sheetsSlot(play) {
 export function taskSheetSlot(play) {
   if (!play.apart) return null;
   return h("div", { class: "dc-sheets dc-task-sheet" }, sheet(play, play.apart));
+}
+
+// On a TV the sheets' columns never scroll: a column with more clues than room shows its
+// newest, the oldest left out (top-aligned, a CSS clip would cut the newest instead).
+export function fitSheets(box) {
+  for (const list of box.querySelectorAll(".dc-col-clues")) {
+    const items = [...list.children];
+    for (const item of items) item.hidden = false;
+    for (const item of items.slice(0, -1)) {
+      if (list.scrollHeight <= list.clientHeight + 1) break;
+      item.hidden = true;
+    }
+  }
 }
 
 export function patchNotes(play) {

@@ -33,6 +33,14 @@ function tokens(teams, team) {
   return h("li", { class: `dc-score dc-${seatColour(team)}`, dataset: { team } }, teamTag(team), ...parts);
 }
 
+// What ✔ and ✘ count, in words beside the counters on every screen (a sighted player
+// cannot read the counters' hidden text); screen readers have it there already.
+function tokenLegend() {
+  const item = (kind, pip, words) => h("span", { class: `dc-tokens-${kind}` }, h("span", { class: "dc-pip", text: pip }), words);
+  return h("p", { class: "dc-token-legend", "aria-hidden": "true" }, item("int", "✔", _("Interception tokens")),
+    isInterceptorMode() ? null : item("mis", "✘", _("Miscommunication tokens")));
+}
+
 // `play`: number, round, last_round, phase, seat and each team's tokens.
 export function head(play) {
   const seat = play.seat;
@@ -45,6 +53,7 @@ export function head(play) {
       isInterceptorMode() ? h("span", { class: "dc-mode", text: _("Interceptor variant") }) : null),
     h("p", { class: "dc-you", text: you }),
     h("ul", { class: "dc-scores", "aria-label": _("Tokens") }, ["white", "black"].filter((t) => !isInterceptorMode() || t === "black").map((t) => tokens(play.teams, t))),
+    tokenLegend(),
   ];
 }
 
