@@ -614,8 +614,8 @@ class Bench:
         """Every socket closed at once: how soon the database counts none of them present."""
         prefix = f"lt-{self.run_id}-"
         counted = -1
-        # After a SIGKILL the dead process's counts remain until the clock finds them
-        # untouched for the 60 s grace; otherwise every close is counted at once.
+        # After a SIGKILL the dead process's counts remain until the new process, once it
+        # has beaten for PRESENCE_JUDGE_SECONDS, drops it; otherwise every close counts at once.
         for _ in range(900 if self.args.scenario == "restart" else 100):
             counted = await asyncio.to_thread(counted_players, self.config.database_url, prefix)
             if counted == 0:

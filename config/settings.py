@@ -228,8 +228,16 @@ WHITENOISE_AUTOREFRESH = DEBUG
 METRICS = _env_bool("METRICS", False)
 
 # Each server process checks its rooms' versions against the database this often (a push
-# lost to a Redis outage heals within it) and vouches for its players every 4 checks.
+# lost to a Redis outage heals within it).
 PUSH_CHECK_SECONDS = float(os.environ.get("PUSH_CHECK_SECONDS", "5"))
+
+# Presence (rooms/presence.py): a process that holds sockets beats this often; one that
+# has not beaten for PRESENCE_DEAD_SECONDS (the database's clock) is dropped as dead by
+# the others, each of which judges only once it has beaten itself without a gap for
+# PRESENCE_JUDGE_SECONDS (after an outage every process gets that long to beat again).
+PRESENCE_BEAT_SECONDS = float(os.environ.get("PRESENCE_BEAT_SECONDS", "1"))
+PRESENCE_DEAD_SECONDS = float(os.environ.get("PRESENCE_DEAD_SECONDS", "2.5"))
+PRESENCE_JUDGE_SECONDS = float(os.environ.get("PRESENCE_JUDGE_SECONDS", "5"))
 
 # Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
 # (config/logs.py).

@@ -1,4 +1,4 @@
-"""The site's clock: game deadlines, AI teammates, presence healing and the hourly purge.
+"""The site's clock: game deadlines, AI teammates, presence left unbacked and the hourly purge.
 
 In production it runs once for the whole site, in its own process (``manage.py clock``,
 ``deploy/systemd/wordrooms-clock.service``), and the Daphne processes run with
@@ -94,11 +94,11 @@ def find_due(now: float) -> Due:
             if rooms:
                 due.bot_rooms.append((player, rooms))
             upcoming.append(player.next_due(now))
-        # Players counted by a server that died: no touch for the grace period.
+        # Counts nobody vouched for during the grace period (the sweep keeps those its
+        # processes' rows back: rooms.presence).
         cutoff = timezone.now() - PRESENCE_GRACE
         due.stale_presence = RoomPlayer.objects.filter(connections__gt=0, last_seen__lt=cutoff).exists()
-    # The pass read the database: the sweep may count a dead process's players out a grace
-    # period after their last touch (it waits that long after any database outage).
+    # The pass read the database: the sweep waits a grace period after any outage.
     presence_database_seen()
     due.next_at = min((at for at in upcoming if at is not None), default=None)
     return due

@@ -89,6 +89,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.refuse()
             return
         self.counted_ip = True
+        self.hub = hub.get_hub()  # its process counts the socket present (rooms.presence)
         # One trip to the database: who this socket is, and (by session) counted present.
         self.uid, seat = await db.run_in_pool(self._identify)()
         if seat is LIMITED:
@@ -102,7 +103,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.player_id = seat["public_id"] if seat else None
         self.player_pk = seat["pk"] if seat and not self.device_token else None
         self.sent_version, self.sent_key, self.sent_you = -1, "", None
-        self.hub = hub.get_hub()
         await self.accept()
         self.metered = True
         metrics.socket_opened()
@@ -156,7 +156,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not self.device_token and key:
             found = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key).get("uid")
             uid = found if isinstance(found, str) else None
-        seat = presence.presence_open(slug=self.slug, uid=uid, device_token=self.device_token)
+        seat = presence.presence_open(
+            slug=self.slug, uid=uid, device_token=self.device_token, process=self.hub.process
+        )
         if seat is None and self.device_token and not limits.hit("device_failures_per_ip", self.ip):
             limits.COUNTS.block(self.ip)
             return None, LIMITED
@@ -181,7 +183,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.hub.detach(self)
         if self.player_pk is not None:
             # Counted first, whatever else fails: presence must not drift.
-            went_away = await db.run_in_pool(presence.presence_close)(pk=self.player_pk)
+            try:
+                went_away = await db.run_in_pool(presence.presence_close)(
+                    pk=self.player_pk, process=self.hub.process
+                )
+            except (OperationalError, InterfaceError):
+                # Counted out of this process's sockets: its next beat with the database
+                # back writes it (rooms.presence).
+                _database_quiet.warn("room %s: a departure waits for the database", self.slug)
+                return
             if went_away:
                 self.hub.presence_changed(self.slug)
 
@@ -372,14 +382,21 @@ class RoomConsumer(AsyncWebsocketConsumer):
         """This socket's player was removed by the operators: told once, then closed (4403)."""
         if self.player_id is None or self.player_id in snapshot["seats"]:
             return False
-        self.player_pk = None  # the row is gone: nothing left to count out
+        self._uncount()  # the row is gone: nothing left to count out
         await self._close_once(4403, "removed", REMOVED)
         return True
 
     async def room_closed(self) -> None:
         """The operators closed the room: told once, then closed (4410)."""
-        self.player_pk = None  # deleted with the room
+        self._uncount()  # deleted with the room
         await self._close_once(4410, "room_closed", ROOM_CLOSED)
+
+    def _uncount(self) -> None:
+        """The player's row was deleted (its presence rows with it): this socket no longer
+        counts, here or in the database."""
+        if self.player_pk is not None:
+            self.hub.process.forget(self.player_pk)
+            self.player_pk = None
 
     async def _revoked(self, snapshot: dict[str, Any]) -> bool:
         """A device socket whose link was regenerated: told once, then closed (4403)."""

@@ -96,9 +96,21 @@ async def call_collecting(
     return await run_in_pool(wrapped)()
 
 
+_closers: list[Callable[[], None]] = []
+
+
+def at_close(close: Callable[[], None]) -> None:
+    """Also run ``close`` when the pool's connections are closed (a thread of another
+    module that keeps a connection of its own)."""
+    _closers.append(close)
+
+
 def close_pool_connections() -> None:
-    """Close every pool thread's connection (before a test database is dropped)."""
+    """Close every pool thread's connection, and the presence thread's (before a test
+    database is dropped)."""
     global _executor
+    for close in _closers:
+        close()
     if _executor is None:
         return
     from django.db import connections

@@ -13,7 +13,8 @@ clock's presence sweep (a minute). Here Daphne's shutdown step first drains:
 4. clear those players' presence in the database and push the rooms whose players now
    show away (the push reaches the other processes through Redis);
 5. wait until every request and move under way has finished (``DRAIN_TIMEOUT`` at most;
-   a socket that finished its handshake meanwhile is drained too);
+   a socket that finished its handshake meanwhile is drained too), then retire the
+   process's presence row (``rooms.presence``);
 
 then Daphne's own shutdown goes on and the process exits 0.
 
@@ -94,19 +95,33 @@ def close_websockets(server: Any) -> int:
     return closed
 
 
-def _count_out(players: list[tuple[int, str]]) -> list[str]:
+def _count_out(players: list[tuple[int, str]], process: presence.Process) -> list[str]:
     """Count each player's socket out; the rooms where someone now shows away."""
 
-    return sorted({slug for pk, slug in players if presence.presence_close(pk=pk)})
+    return sorted({slug for pk, slug in players if presence.presence_close(pk=pk, process=process)})
+
+
+def _hub() -> Any:
+    from rooms import hub
+
+    return hub._hubs.get(asyncio.get_running_loop())
 
 
 async def clear_presence(players: list[tuple[int, str]]) -> int:
     """Count ``players`` (pk, room) out and push the rooms whose players now show away."""
+    from rooms import db
+
+    local = _hub()
+    if not players or local is None:
+        return 0
+    rooms = await db.run_in_pool(_count_out)(players, local.process)
+    await _push_presence(rooms)
+    return len(rooms)
+
+
+async def _push_presence(rooms: list[str]) -> None:
     from rooms import db, hub
 
-    if not players:
-        return 0
-    rooms = await db.run_in_pool(_count_out)(players)
     for slug in rooms:
         pushes: list[dict[str, Any]] = []
         try:
@@ -115,7 +130,22 @@ async def clear_presence(players: list[tuple[int, str]]) -> int:
             log.exception("room %s: presence push on drain failed", slug)
         for snapshot in pushes:
             await hub.publish(snapshot)
-    return len(rooms)
+
+
+async def retire_presence() -> None:
+    """This process counts no socket any more: its presence rows go now, not when the
+    others find it stopped beating (rooms.presence)."""
+    from rooms import db
+
+    local = _hub()
+    if local is None:
+        return
+    try:
+        rooms = await db.run_in_pool(presence.presence_retire)(local.process)
+    except Exception:
+        log.exception("presence: retiring this process failed (the others drop it shortly)")
+        return
+    await _push_presence(sorted(rooms))
 
 
 def _running(server: Any) -> list[asyncio.Future[Any]]:
@@ -151,6 +181,7 @@ async def drain(server: Any) -> None:
         if not running or left <= 0:
             break
         await asyncio.wait(running, timeout=min(0.1, left))
+    await retire_presence()
     log.warning(
         "drained in %.2f s: %d sockets closed with %d, %d players counted out in %d rooms%s",
         time.monotonic() - started,

@@ -14,8 +14,10 @@ is ``RoomSocket.push`` (``rooms.consumers``), through the seat the server itself
 recorded for the socket's player.
 
 The hub also checks its rooms' versions against the database every few seconds (a
-push lost to a full channel or a Redis outage heals without waiting for a client), and
-touches its players' ``last_seen`` so presence heals itself after a crash.
+push lost to a full channel or a Redis outage heals without waiting for a client). Its
+``process`` counts its sockets for presence (``rooms.presence``: a thread beats for it and
+re-asserts them after an outage); the hub pushes the rooms whose players that shows
+otherwise, and every room it serves once the database is back.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ log = logging.getLogger(__name__)
 
 # Seconds between version checks against the database (PUSH_CHECK_SECONDS).
 CHECK_EVERY = float(getattr(settings, "PUSH_CHECK_SECONDS", 5.0))
-TOUCH_EVERY = 4  # checks between presence touches (20 s, well within the 60 s grace)
+TOUCH_EVERY = 4  # checks between stamps of its players' last_seen (20 s, within the 60 s grace)
 UNSUBSCRIBE_AFTER = 10.0  # seconds a room stays subscribed with no local socket
 PRESENCE_DELAY = 0.25  # presence pushes of a room coalesce over this window
 
@@ -90,6 +92,8 @@ class Hub:
         self._touch_due = False
         self._quiet = bus.Quiet(logger=log)
         self._outage = db.Outage(log, "hub: periodic check")
+        self._loop = asyncio.get_running_loop()
+        self.process = presence.Process(on_change=self._presence_moved, loop=self._loop)
 
     def _start(self) -> None:
         if not self._tasks:
@@ -324,8 +328,26 @@ class Hub:
             PRESENCE_DELAY, lambda: asyncio.ensure_future(self._presence_push(slug))
         )
 
-    async def _presence_push(self, slug: str) -> None:
+    def _presence_moved(self, rooms: set[str], healed: bool) -> None:
+        """From the presence thread: ``rooms`` now show someone otherwise; ``healed``: the
+        database is back and this process's sockets re-asserted (every room it serves is
+        checked, as a presence push may have failed meanwhile)."""
+        try:
+            self._loop.call_soon_threadsafe(self._presence_rooms, rooms, healed)
+        except RuntimeError:
+            pass  # the loop is closed
 
+    def _presence_rooms(self, rooms: set[str], healed: bool) -> None:
+        if healed:
+            rooms = rooms | {slug for slug, room in self.rooms.items() if room.sockets}
+        for slug in rooms:
+            room = self.rooms.get(slug)
+            if room is not None and room.snapshot is not None:
+                self.presence_changed(slug)  # compared with what its sockets were shown
+            else:
+                asyncio.ensure_future(self._presence_push(slug))  # a room served elsewhere
+
+    async def _presence_push(self, slug: str) -> None:
         room = self.rooms.get(slug)
         shown = None
         if room is not None:
@@ -419,15 +441,9 @@ class Hub:
                     await self.catch_up_chat(slug)
 
     async def _touch(self) -> None:
-        """Vouch for this process's players: seen now, and counted at least once per open
-        socket here (a database outage may have let the sweep count them out)."""
-
-        counts: dict[int, int] = {}
-        for room in self.rooms.values():
-            for socket in room.sockets:
-                if socket.player_pk:
-                    counts[socket.player_pk] = counts.get(socket.player_pk, 0) + 1
-        await db.run_in_pool(presence.presence_touch)(counts)
+        """Vouch for this process's players (``last_seen`` now), and push a room that shows
+        one of them away though here (a presence push a database outage failed)."""
+        await db.run_in_pool(presence.presence_touch)(self.process.players())
         for slug, room in self.rooms.items():
             if room.snapshot is None:
                 continue

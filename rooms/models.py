@@ -3,7 +3,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import models
-from django.utils import timezone
 
 
 def _public_id() -> str:
@@ -57,8 +56,9 @@ class Player(models.Model):
     watching = models.BooleanField(default=False)
     # An AI teammate (bots/): seated by a player, driven by the server's clock, never connected.
     bot = models.BooleanField(default=False)
-    # Open sockets; with ``last_seen`` it tells connected from away, even after a
-    # server crash left a count behind (heartbeats stop, so the player shows away).
+    # Open sockets, on every live server process: the sum of the player's ``Presence``
+    # rows, kept in the same transaction as they are (rooms.presence). ``last_seen``:
+    # when a process last vouched for a socket of theirs (every 20 s while one is open).
     connections = models.IntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -189,12 +189,56 @@ def room_identity(pk: int, created_at: Any) -> str:
     return f"{pk}.{int(created_at.timestamp() * 1_000_000)}"
 
 
-# A browser pings every 25 s; one missed ping is forgiven before "away" shows.
+class ServerProcess(models.Model):
+    """A server process that counts sockets (rooms.presence): alive while it beats.
+
+    Its key is chosen by the process; ``beat_at`` is the database's own clock at its
+    last beat, so processes on hosts whose clocks differ are judged alike.
+    """
+
+    key = models.CharField(max_length=32, primary_key=True)
+    name = models.CharField(max_length=100, blank=True, default="")  # host:pid, for operators
+    started_at = models.DateTimeField(auto_now_add=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name or self.key
+
+
+class Presence(models.Model):
+    """How many sockets of one player one server process holds open.
+
+    No database-level foreign keys: a process dropped as dead may still write one row
+    before it learns so (rooms.presence heals that), and the previous release's code,
+    which knows nothing of this table, must still be able to delete players and rooms
+    during a rolling upgrade.
+    """
+
+    # The unique constraint's index serves this key (a process's rows), so none of its own.
+    process = models.ForeignKey(ServerProcess, on_delete=models.DO_NOTHING, db_constraint=False,
+                                db_index=False, related_name="+")  # fmt: skip
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, db_constraint=False, related_name="+")
+    sockets = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["process", "player"], name="one_count_per_process")]
+
+    def __str__(self) -> str:
+        return f"{self.sockets} of player {self.player_id} on {self.process_id}"
+
+
+# How long a count that no live process's row backs (one left by the previous release's
+# code) may go unvouched before the clock's sweep lowers it (rooms.presence).
 PRESENCE_GRACE = timedelta(seconds=60)
 
 
 def is_connected(player: Player, now: Any = None) -> bool:
-    now = now or timezone.now()
-    return (
-        player.connections > 0 and player.last_seen is not None and player.last_seen >= now - PRESENCE_GRACE
-    )
+    """Whether the player has a socket open on a live server process.
+
+    No clock is read: a count goes down when a socket closes, when its process is found
+    dead or when a process re-asserts its sockets after an outage (rooms.presence), so a
+    database that was away does not make anyone look away when it returns. (A page pings
+    after 1.5 s without a frame and calls its connection lost 2.5 s later, then opens a
+    new socket; the server counts a socket until it closes.)
+    """
+    return player.connections > 0

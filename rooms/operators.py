@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rooms.changes import bump, locked_room, publish_after_commit
-from rooms.models import PRESENCE_GRACE, Player, Room, room_identity
+from rooms.models import Player, Room, room_identity
 
 
 def room_close(*, slug: str) -> bool:
@@ -44,7 +44,7 @@ def purge_rooms(*, days: int, now: Any = None) -> int:
     """Delete rooms nobody has changed for ``days`` days and nobody is in now."""
     now = now or timezone.now()
     idle = Room.objects.filter(updated_at__lt=now - timedelta(days=days))
-    present = Player.objects.filter(connections__gt=0, last_seen__gte=now - PRESENCE_GRACE)
+    present = Player.objects.filter(connections__gt=0)
     slugs = list(idle.exclude(players__in=present).values_list("slug", flat=True))
     for slug in slugs:
         room_close(slug=slug)

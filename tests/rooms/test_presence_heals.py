@@ -1,188 +1,220 @@
-"""Presence heals after a database outage: open sockets count themselves again, the sweep
-never counts out a live process, and nothing answers 500 while the database is away."""
+"""Presence heals (issues 24 and 28): each process counts its own sockets, a process that
+stopped beating is dropped and its players counted once, a departure an outage missed is
+written when the database is back, and nobody live is dropped just after an outage (the
+same with real servers and faults: tests/rooms/test_presence_faults.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import http.cookiejar
-import json
-import urllib.error
-import urllib.request
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError
 from django.utils import timezone
-from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
 
-from rooms import presence
-from rooms.models import Player
+from rooms import beat, presence
+from rooms.models import Player, Presence, ServerProcess
 from rooms.services import room_join
-from tests.conftest import DaphneServer, _database_url, make_session
-from tests.rooms.test_survive import Screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_touch_counts_open_sockets_again_and_never_lowers_a_count() -> None:
-    for name in ("ada", "bo"):
-        room_join(slug="touch-heals", uid=f"touch-{name}", name=name)
-    ada, bo = (Player.objects.get(uid=f"touch-{n}") for n in ("ada", "bo"))
-    long_ago = timezone.now() - timedelta(minutes=5)
-    Player.objects.filter(pk=ada.pk).update(connections=0, last_seen=long_ago)  # swept while away
-    Player.objects.filter(pk=bo.pk).update(connections=3, last_seen=long_ago)  # sockets elsewhere too
-    presence.presence_touch({ada.pk: 2, bo.pk: 1})
-    ada.refresh_from_db()
-    bo.refresh_from_db()
-    assert (ada.connections, bo.connections) == (2, 3)
-    assert presence.is_connected(ada) and presence.is_connected(bo)
+@pytest.fixture(autouse=True)
+def _beats_by_hand(monkeypatch: Any) -> None:
+    """This module's processes beat when a test says so, never on the presence thread."""
+    monkeypatch.setattr(beat.BEATER, "add", lambda process: None)
 
 
-def test_the_sweep_counts_nobody_out_until_the_database_was_up_a_whole_grace_period() -> None:
-    room_join(slug="sweep-waits", uid="sweep-ada", name="Ada")
+def _players(slug: str, *names: str) -> list[Player]:
+    for name in names:
+        room_join(slug=slug, uid=f"{slug}-{name}", name=name)
+    return [Player.objects.get(uid=f"{slug}-{name}") for name in names]
+
+
+def _arrive(process: presence.Process, player: Player) -> dict[str, Any] | None:
+    return presence.presence_open(slug=player.room.slug, uid=player.uid, device_token=None, process=process)
+
+
+def _counts(*players: Player) -> list[int]:
+    return [Player.objects.get(pk=p.pk).connections for p in players]
+
+
+def _rows(process: presence.Process) -> dict[int, int]:
+    return dict(Presence.objects.filter(process_id=process.key).values_list("player_id", "sockets"))
+
+
+def _silent_for(process: presence.Process, seconds: float) -> None:
+    """The process's last beat, ``seconds`` ago (as if it had stopped then)."""
+    ServerProcess.objects.filter(key=process.key).update(beat_at=timezone.now() - timedelta(seconds=seconds))
+
+
+def _judge() -> presence.Process:
+    """A live process that has beaten without a gap for longer than it needs to judge."""
+    judge = presence.Process()
+    presence.presence_beat(judge)
+    judge.up_since = time.monotonic() - beat.JUDGE_AFTER - 1
+    return judge
+
+
+def test_each_process_counts_its_own_sockets_and_the_player_shows_their_sum() -> None:
+    ada, bo = _players("counts", "ada", "bo")
+    one, two = presence.Process(), presence.Process()
+    assert _arrive(one, ada)["flipped"]  # type: ignore[index]
+    assert not _arrive(two, ada)["flipped"]  # type: ignore[index]
+    assert _arrive(one, ada) and _arrive(one, bo)
+    assert _counts(ada, bo) == [3, 1]
+    assert (_rows(one), _rows(two)) == ({ada.pk: 2, bo.pk: 1}, {ada.pk: 1})
+    assert not presence.presence_close(pk=ada.pk, process=one)
+    assert not presence.presence_close(pk=ada.pk, process=two)
+    assert presence.presence_close(pk=ada.pk, process=one)  # the last of Ada's sockets
+    assert _counts(ada, bo) == [0, 1]
+    assert one.counts == {bo.pk: 1} and two.counts == {}
+    # A close this process's row no longer counts (it was dropped as dead) counts nothing.
+    assert not presence.presence_close(pk=bo.pk, process=two)
+    assert _counts(ada, bo) == [0, 1]
+
+
+def test_a_process_that_stopped_beating_is_dropped_and_its_players_counted_once() -> None:
+    ada, bo = _players("killed", "ada", "bo")
+    dead, alive = presence.Process(), presence.Process()
+    _arrive(dead, ada), _arrive(dead, bo), _arrive(alive, ada)  # Ada came back on the live process
+    assert _counts(ada, bo) == [2, 1]
+    judge = _judge()
+    _silent_for(dead, beat.DEAD_AFTER - 1)
+    assert presence.presence_drop_dead(alive=judge.key) == set()  # not silent for long enough
+    _silent_for(dead, beat.DEAD_AFTER + 1)
+    assert presence.presence_drop_dead(alive=judge.key) == {"killed"}  # Bo now shows away
+    assert _counts(ada, bo) == [1, 0]
+    assert _rows(dead) == {} and not ServerProcess.objects.filter(key=dead.key).exists()
+
+
+def test_nobody_is_dropped_until_the_judge_has_beaten_for_a_while_after_an_outage() -> None:
+    (ada,) = _players("just-back", "ada")
+    other, judge = presence.Process(), presence.Process()
+    _arrive(other, ada)
+    _silent_for(other, 60)  # every beat stopped by the outage
+    presence.presence_beat(judge)  # the database is back: the judge's first beat
+    assert _counts(ada) == [1]
+    judge.up_since = time.monotonic() - beat.JUDGE_AFTER - 1
+    presence.presence_beat(judge)
+    assert _counts(ada) == [0]
+
+
+def test_a_process_taken_for_dead_counts_its_sockets_again_at_its_next_beat() -> None:
+    (ada,) = _players("not-dead", "ada")
+    process = presence.Process()
+    _arrive(process, ada)
+    presence.presence_beat(process)
+    _silent_for(process, 60)
+    presence.presence_drop_dead(alive=_judge().key)
+    assert _counts(ada) == [0]
+    moved: list[tuple[set[str], bool]] = []
+    process.on_change = lambda rooms, healed: moved.append((rooms, healed))
+    presence.presence_beat(process)  # its row is gone: made again, its sockets re-asserted
+    assert _counts(ada) == [1] and _rows(process) == {ada.pk: 1}
+    assert moved == [({"not-dead"}, False)]
+
+
+def test_a_departure_the_database_missed_is_written_at_the_first_beat_after_it(monkeypatch: Any) -> None:
+    ada, bo = _players("left-in-outage", "ada", "bo")
+    process = presence.Process()
+    _arrive(process, ada), _arrive(process, bo), _arrive(process, bo)
+    presence.presence_beat(process)
+
+    def away(*args: Any) -> None:
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(presence, "_count_out", away)
+    with pytest.raises(OperationalError):
+        presence.presence_close(pk=ada.pk, process=process)
+    with pytest.raises(OperationalError):
+        presence.presence_close(pk=bo.pk, process=process)
+    monkeypatch.undo()
+    assert process.dirty and process.counts == {bo.pk: 1} and _counts(ada, bo) == [1, 2]
+    moved: list[tuple[set[str], bool]] = []
+    process.on_change = lambda rooms, healed: moved.append((rooms, healed))
+    presence.presence_beat(process)
+    assert _counts(ada, bo) == [0, 1] and _rows(process) == {bo.pk: 1}
+    assert not process.dirty and moved == [({"left-in-outage"}, False)]
+
+
+def test_a_beat_that_fails_reasserts_and_checks_every_room_once_the_database_is_back(
+    monkeypatch: Any,
+) -> None:
+    (ada,) = _players("beat-fails", "ada")
+    process = presence.Process()
+    _arrive(process, ada)
+
+    def away(process: presence.Process) -> None:
+        raise OperationalError("the database is away")
+
+    real = beat._beat
+    monkeypatch.setattr(beat, "_beat", away)
+    with pytest.raises(OperationalError):
+        presence.presence_beat(process)
+    assert process.dirty and process.up_since is None
+    monkeypatch.setattr(beat, "_beat", real)
+    moved: list[tuple[set[str], bool]] = []
+    process.on_change = lambda rooms, healed: moved.append((rooms, healed))
+    presence.presence_beat(process)
+    assert moved == [(set(), True)] and _counts(ada) == [1]
+
+
+def test_a_reassertion_waits_for_the_handshakes_under_way() -> None:
+    (ada,) = _players("gate", "ada")
+    process = presence.Process()
+    _arrive(process, ada)
+    process.dirty = True
+    with process.writing():  # a handshake between its write and its count here
+        assert beat._reassert(process) is None
+    assert process.dirty
+    assert beat._reassert(process) == set() and not process.dirty
+
+
+def test_a_deleted_player_no_longer_counts_on_the_process() -> None:
+    ada, bo = _players("deleted", "ada", "bo")
+    process = presence.Process()
+    _arrive(process, ada), _arrive(process, bo)
+    Player.objects.filter(pk=ada.pk).delete()
+    assert not Presence.objects.filter(player_id=ada.pk).exists()  # its rows went with it
+    process.dirty = True
+    presence.presence_beat(process)
+    assert process.counts == {bo.pk: 1} and _rows(process) == {bo.pk: 1}
+
+
+def test_a_retired_process_leaves_no_row_and_no_count() -> None:
+    (ada,) = _players("retired", "ada")
+    process = presence.Process()
+    _arrive(process, ada)
+    presence.presence_beat(process)
+    assert presence.presence_retire(process) == {"retired"}
+    assert _counts(ada) == [0] and not ServerProcess.objects.filter(key=process.key).exists()
+
+
+def test_connected_reads_the_count_alone_whatever_the_clock() -> None:
+    (ada,) = _players("no-clock", "ada")
+    Player.objects.filter(pk=ada.pk).update(connections=1, last_seen=timezone.now() - timedelta(hours=1))
+    assert presence.is_connected(Player.objects.get(pk=ada.pk))
+
+
+def test_the_sweep_lowers_only_unbacked_counts_once_the_database_was_up_a_whole_grace_period() -> None:
+    ada, bo = _players("sweep-waits", "ada", "bo")
+    process = presence.Process()
+    _arrive(process, bo)
     stale = timezone.now() - presence.PRESENCE_GRACE * 2
-    Player.objects.filter(uid="sweep-ada").update(connections=1, last_seen=stale)
+    # Ada counted by the previous release's code (no row), Bo by a live process's row
+    # plus one such count; nobody vouched for either lately.
+    Player.objects.filter(pk=ada.pk).update(connections=1, last_seen=stale)
+    Player.objects.filter(pk=bo.pk).update(connections=2, last_seen=stale)
     grace = presence.PRESENCE_GRACE.total_seconds()
-    # Just back from an outage: live processes have not had the time to touch yet.
+    # Just back from an outage: live processes have not had the time to vouch yet.
     assert presence.presence_sweep(up_for=grace - 1) == 0
-    assert Player.objects.get(uid="sweep-ada").connections == 1
+    assert _counts(ada, bo) == [1, 2]
     # The clock's own measure: its first sweep (or its first after a pause) starts the count.
     presence._sweeps.clear()
     assert presence.presence_sweep() == 0
-    assert Player.objects.get(uid="sweep-ada").connections == 1
-    # Up for a whole grace period with no touch: nobody holds that socket any more.
+    assert _counts(ada, bo) == [1, 2]
+    # Up for a whole grace period: what no row backs is nobody's socket any more.
     assert presence.presence_sweep(up_for=grace + 1) == 1
-    assert Player.objects.get(uid="sweep-ada").connections == 0
-
-
-def _everyone_shown(state: dict[str, Any], connected: bool) -> bool:
-    return len(state["players"]) == 2 and all(p["connected"] is connected for p in state["players"])
-
-
-async def _open(server: DaphneServer, slug: str, session: str) -> Screen:
-    ws = await connect(
-        f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
-        origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
-        additional_headers={"Cookie": f"sessionid={session}"},
-        open_timeout=20,
-    )
-    screen = Screen(ws)
-    await screen.recv(20)
-    return screen
-
-
-def _count_everyone_out(slug: str) -> None:
-    """What the sweep did after an outage longer than the grace period (the issue's bug)."""
-    long_ago = timezone.now() - timedelta(minutes=2)
-    Player.objects.filter(room__slug=slug).update(connections=0, last_seen=long_ago)
-    presence.presence_refresh(slug=slug)  # pushed: every screen shows both players away
-
-
-def _http(opener: urllib.request.OpenerDirector, url: str, data: bytes | None = None, **headers: str) -> int:
-    try:
-        with opener.open(urllib.request.Request(url, data=data, headers=headers), timeout=20) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
-
-
-SERVER_APP = "presence-outage-server"  # the test server's connections, by name
-
-
-def _database_access(allowed: bool) -> None:
-    """Our own test database refuses new connections and the test server's are dropped,
-    or it takes them again.
-
-    Only this test's database: the PostgreSQL server and every other database go on
-    (and this pytest process keeps its own connections, already open).
-    """
-    import psycopg
-
-    settings_dict = connection.settings_dict
-    name = settings_dict["NAME"]
-    with psycopg.connect(
-        host=settings_dict.get("HOST") or "127.0.0.1",
-        port=settings_dict.get("PORT") or 5432,
-        user=settings_dict.get("USER") or "postgres",
-        dbname="postgres",
-        autocommit=True,
-    ) as admin:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {"true" if allowed else "false"}')
-        if not allowed:
-            admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = %s AND application_name = %s",
-                [name, SERVER_APP],
-            )
-
-
-def test_open_sockets_show_their_players_present_again_after_the_outage(redis_url: str) -> None:
-    slug = "presence-heals"
-    for name in ("ada", "bo"):
-        room_join(slug=slug, uid=f"{slug}-{name}", name=name)
-    sessions = {name: make_session(f"{slug}-{name}") for name in ("ada", "bo", "ada2")}
-    outage = connection.vendor == "postgresql"
-    # Touches every 4 checks: every 1.2 s here (20 s by default).
-    env = {"PUSH_CHECK_SECONDS": "0.3"}
-    if outage:
-        env["DATABASE_URL"] = f"{_database_url()}?application_name={SERVER_APP}"
-    server = DaphneServer(redis_url, extra_env=env).start()
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    page = f"{server.url}/r/{slug}/"
-    try:
-        assert _http(opener, page) == 200  # the CSRF cookie a join form needs
-        token = next(c.value for c in jar if c.name == "csrftoken")
-
-        async def before() -> tuple[Screen, Screen]:
-            ada, bo = await _open(server, slug, sessions["ada"]), await _open(server, slug, sessions["bo"])
-            await ada.until(lambda s: _everyone_shown(s, True), 10)
-            return ada, bo
-
-        loop = asyncio.new_event_loop()
-        ada, bo = loop.run_until_complete(before())
-        answers: dict[str, Any] = {}
-        if outage:
-            _database_access(False)
-            try:
-                answers["page"] = _http(opener, page)
-                answers["join"] = _http(
-                    opener, f"{page}join/", b"name=Cy", **{"X-CSRFToken": token, "Content-Type":
-                                                          "application/x-www-form-urlencoded"}
-                )  # fmt: skip
-
-                async def during() -> None:
-                    try:
-                        await _open(server, slug, sessions["ada2"])
-                        answers["handshake"] = "opened"
-                    except InvalidStatus as refused:
-                        answers["handshake"] = refused.response.status_code
-                    await ada.ws.send(json.dumps({"action": "rename", "name": "Ada", "ref": 1}))
-                    while (reply := json.loads(await asyncio.wait_for(ada.ws.recv(), 10)))["type"] != "error":
-                        pass
-                    answers["action"] = reply["code"]
-
-                loop.run_until_complete(during())
-            finally:
-                _database_access(True)
-            assert answers == {"page": 503, "join": 503, "handshake": 403, "action": "unavailable"}
-        # Back: what the sweep did during the outage is undone by the open sockets.
-        _count_everyone_out(slug)
-
-        async def after() -> float:
-            await ada.until(lambda s: _everyone_shown(s, False), 10)
-            healed = await ada.until(lambda s: _everyone_shown(s, True), 10)
-            await bo.until(lambda s: _everyone_shown(s, True), 10)
-            return healed
-
-        healed = loop.run_until_complete(after())
-        counts = list(Player.objects.filter(room__slug=slug).values_list("connections", flat=True))
-        loop.run_until_complete(ada.ws.close())
-        loop.run_until_complete(bo.ws.close())
-        loop.close()
-        print(f"\npresence healed {healed * 1000:.0f} ms after the sweep; during the outage: {answers}")
-        assert counts == [1, 1]
-    finally:
-        server.stop()
+    assert _counts(ada, bo) == [0, 1]

@@ -105,9 +105,12 @@ def test_clean_name_refuses(raw: object) -> None:
 
 def _arrive(uid: str) -> None:
     """The player's page is open (a socket counted), as presence_open records it."""
-    from rooms.presence import presence_open
+    from rooms import beat
+    from rooms.presence import Process, presence_open
 
-    presence_open(slug="seats", uid=uid, device_token=None)
+    process = Process()
+    presence_open(slug="seats", uid=uid, device_token=None, process=process)
+    beat.BEATER.processes.discard(process)  # no thread beats for it after this test
 
 
 def test_join_takes_the_chosen_team_in_one_step() -> None:
