@@ -235,7 +235,8 @@ export function render(container, state, ctx) {
   patchClues(play);
   part(el.guess, current && { look, number: play.number, stamp: play.stamp, interceptor: Boolean(seat.is_interceptor),
     keywords: current.guess && current.guess.task === "decipher" ? keywords[team] || [] : [],
-    current: { ...pick(current, ["team", "encryptor", "clues", "locked"]), guess: guessShown(current.guess) } },
+    current: { ...pick(current, ["team", "encryptor", "clues", "locked"]),
+      guess: current.guess && { ...guessShown(current.guess), suggestions: current.guess.suggestions || [] } } },
   (data) => (data ? guessPanel(data) : null));
   patchGuess(play);
   tiebreakPart(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak", "sheets"]), keywords },
