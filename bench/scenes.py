@@ -720,7 +720,7 @@ def dc_intercept_bot(slug: str, language: str) -> Scene:
     room.play_round(ok={"black": False}, intercept={"white": True})
     room.submit_all()
     assert room.bots_move() == 1 and room.state()["guessing_for"] == "white"
-    return room.scene("decrypto-intercept-bot", "Bob", ("#dc-lock-guess", ".dc-take"), ".dc-suggestion")
+    return room.scene("decrypto-intercept-bot", "Bob", ("#dc-lock-guess",), ".dc-suggestion")
 
 
 def dc_spectator(slug: str, language: str) -> Scene:

@@ -95,10 +95,11 @@ export function guessPanel({ current, keywords, interceptor }) {
       send({ action: "lock_guess", ...stamp(cur.play), guessing_for: cur.play.current.team, code });
     } },
     h("ol", { class: "dc-guess-rows" }, rows),
-    editable && guess.suggestions && guess.suggestions.length ? suggestionLines(guess.suggestions) : null,
     guess ? h("p", { id: "dc-guess-problem", class: "dc-problem error", role: "alert" }) : null,
     guess && guess.can_edit ? h("button", { type: "submit", class: "primary dc-wide", id: "dc-lock-guess", disabled: guess.locked ? true : null },
-      guess.locked ? _("Guess locked") : interceptor ? _("Lock my guess") : _("Lock our guess")) : null),
+      guess.locked ? _("Guess locked") : interceptor ? _("Lock my guess") : _("Lock our guess")) : null,
+    // Under Lock, not above it: a phone keeps Lock in its first screen.
+    editable && guess.suggestions && guess.suggestions.length ? suggestionLines(guess.suggestions) : null),
     h("ul", { class: "dc-locks" }, lockedTeams));
 }
 
