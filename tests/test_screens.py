@@ -609,13 +609,16 @@ def test_a_countdown_at_zero_says_times_up(show: Any) -> None:
 
 
 def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> None:
-    """The "?" button shows the co-operative rules over the game, the room's house rules
-    on top; closing it leaves the game as it was."""
+    """The "?" button shows the rules over the game at their top, the room's house rules
+    first (issue 29: it opened 457 px down, past them) and under them a link to the
+    co-operative rules being played; closing it leaves the game as it was."""
     scene, page = show("codenames-coop-operative-guess", "phone", "en")
     page.click("#howto-open")
     page.wait_for_selector("#howto-body #coop", state="visible")
     assert "house rules" in page.inner_text("#howto-rules").lower()
     assert page.evaluate("() => document.getElementById('howto').open")
+    assert page.evaluate("() => document.getElementById('howto').scrollTop") == 0
+    page.click("#howto-jump")
     top = page.evaluate("() => document.querySelector('#howto-body #coop').getBoundingClientRect().top")
     assert 0 <= top < 740, f"the co-operative section is not scrolled into view (top {top})"
     page.click("#howto-close")

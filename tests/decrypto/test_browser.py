@@ -250,3 +250,22 @@ def test_a_bots_interception_is_offered_by_name_and_taken_only_by_a_persons_tap(
         assert page.locator(".dc-suggestion").count() == 1
     finally:
         context.close()
+
+
+def test_deal_waits_for_seats_that_make_a_game(browser: Any, daphne_server: Any) -> None:
+    """Issue 29: with one player seated Deal is disabled, the hint saying what is missing."""
+    from bench.scenes import PHONE as SMALL_PHONE
+    from bench.scenes import SeededRoom, in_thread, open_scene
+    from rooms.services import room_sit
+
+    people = [("Ann", "white", "player"), ("Amy", "", "spectator"), ("Bob", "black", "player")]
+    room = in_thread(lambda: SeededRoom("dc-deal-29", "decrypto", "en", people))
+    scene = in_thread(lambda: room.scene("dc-deal-29-ann", "Ann", (), "#dc-deal"))
+    context, page = open_scene(browser, daphne_server.url, scene, SMALL_PHONE)
+    try:
+        assert page.is_disabled("#dc-deal")
+        assert page.get_attribute("#dc-deal", "aria-describedby") == "dc-seat-hint"
+        in_thread(lambda: room_sit(slug=room.slug, uid=room.uids["Amy"], team="white", role="player"))
+        page.wait_for_selector("#dc-deal:not([disabled])[data-mode='interceptor']")
+    finally:
+        context.close()
