@@ -142,6 +142,28 @@ class SeededRoom:
         self.ids = {name: ids[uid] for name, uid in self.uids.items()}
         self.names = {public_id: name for name, public_id in self.ids.items()}
 
+    def add_bots(self, teams: tuple[str, ...]) -> None:
+        """A bot seated at each of ``teams`` (named "Bot 1"…), added by the first person; the
+        seeding moves it like anyone (``act``), ``bots_move`` lets it decide for itself."""
+        from bots.seats import add_bot
+        from rooms.models import Player
+
+        for team in teams:
+            add_bot(slug=self.slug, uid=next(iter(self.uids.values())), team=team, role="player")
+        for uid, name, public_id in Player.objects.filter(room__slug=self.slug, bot=True).values_list(
+            "uid", "name", "public_id"
+        ):
+            self.uids[name], self.ids[name], self.names[public_id] = uid, public_id, name
+
+    def bots_move(self) -> int:
+        """Every move the room's bots would make now, their think time taken as passed."""
+        from bots import play as bot_play
+
+        moves = 0
+        while bot_play.step(time.time() + 3600, due=[self.slug]):
+            moves += 1
+        return moves
+
     def act(self, name: str, message: dict[str, Any]) -> None:
         """A move by ``name``: the same locked path a socket's game action takes."""
         scene_move(self.slug, self.uids[name], message)
@@ -587,8 +609,12 @@ DC_READY = ".dc-game"
 
 
 class DecryptoRoom(SeededRoom):
-    def __init__(self, slug: str, language: str, people: list[tuple[str, str, str]]) -> None:
+    def __init__(
+        self, slug: str, language: str, people: list[tuple[str, str, str]], bots: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(slug, "decrypto", language, people)
+        if bots:
+            self.add_bots(bots)
         words = DC_CLUES.get(language, DC_CLUES["en"])
         # Each team writes its own clues: Black reads the list from its middle.
         self.clue_words = {"white": words, "black": words[len(words) // 2 :] + words[: len(words) // 2]}
@@ -728,6 +754,16 @@ def _dc_guessing(slug: str, language: str) -> DecryptoRoom:
 def dc_intercept(slug: str, language: str) -> Scene:
     room = _dc_guessing(slug, language)
     return room.scene("decrypto-intercept", room.member("black"), ("#dc-lock-guess",), "#dc-lock-guess")
+
+
+def dc_intercept_bot(slug: str, language: str) -> Scene:
+    """Black intercepts with a bot at its side: the bot's guess is offered, not filled in."""
+    room = DecryptoRoom(slug, language, DC_STANDARD[:5], bots=("black",))
+    room.play_round()
+    room.play_round(ok={"black": False}, intercept={"white": True})
+    room.submit_all()
+    assert room.bots_move() == 1 and room.state()["guessing_for"] == "white"
+    return room.scene("decrypto-intercept-bot", "Bob", ("#dc-lock-guess",), ".dc-suggestion")
 
 
 def dc_spectator(slug: str, language: str) -> Scene:
@@ -884,6 +920,7 @@ BUILDERS: dict[str, Builder] = {
     "decrypto-teammate-during-clues": dc_teammate_during_clues,
     "decrypto-decipher": dc_decipher,
     "decrypto-intercept": dc_intercept,
+    "decrypto-intercept-bot": dc_intercept_bot,
     "decrypto-spectator": dc_spectator,
     "decrypto-table": dc_table,
     "decrypto-table-late": dc_table_late,

@@ -476,8 +476,8 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
     """The bot's next move from its seat's view, or None when it has nothing to do.
 
     ``bots``: the public ids of the room's bots (public, as ``players[].bot``). A team task
-    that people share with the bot is theirs to finish: the bot drafts the team's guess and
-    leaves locking it, and the tie-breaks, to them.
+    that people share with the bot is theirs to finish: the bot suggests a guess beside the
+    team's draft and leaves writing and locking it, and the tie-breaks, to them.
     """
     seat, stamp = view["seat"], view["stamp"]
     tasks, team = seat["tasks"], seat["team"]
@@ -520,9 +520,14 @@ def decide(view: dict[str, Any], table: Table, *, bots: Iterable[str]) -> dict[s
                 "guessing_for": current["team"],
                 "code": list(code),
             }
-        if any(digit is not None for digit in guess["draft"]):
-            return None  # a person is writing the team's guess: the bot has said its piece
-        return {"action": "edit_guess", **_moment(stamp), "guessing_for": current["team"], "code": list(code)}
+        if any(s["player"] == seat["player"] for s in guess["suggestions"]):
+            return None  # the bot has said its piece: its people decide (issue 29)
+        return {
+            "action": "suggest_guess",
+            **_moment(stamp),
+            "guessing_for": current["team"],
+            "code": list(code),
+        }
     tiebreak = view["tiebreak"]
     if not team_of_bots or tiebreak is None:
         return None

@@ -263,3 +263,20 @@ def test_issue23_server_messages_count_in_the_readers_language(limit: int, text:
     assert render_message(error.message, error.params, "en").endswith(
         "at most 1 character." if limit == 1 else f"at most {limit} characters."
     )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_team_tab_names_the_team_once(locale: str) -> None:
+    """Issue 29: pt-br read "Equipe Equipe Branca" (its team names already say "Equipe")."""
+    po = _po(locale, "djangojs")
+    frame = po.find("%(symbol)s %(team)s team").msgstr
+    words = [w.casefold() for w in re.sub(r"%\(\w+\)s", " ", frame).split()]
+    for english in ("White", "Black", "Red", "Blue"):
+        team = po.find(english).msgstr.casefold()
+        assert not [w for w in words if w in team], (frame, team)
+
+
+def test_italian_headings_in_sentence_case_and_rounds_counted_naturally() -> None:
+    po = _po("it", "djangojs")
+    assert po.find("%(team)s's sheet").msgstr == "Foglio degli appunti della %(team)s"
+    assert po.find("Round %(r)s of %(n)s").msgstr == "Round %(r)s su %(n)s"

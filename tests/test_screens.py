@@ -40,6 +40,8 @@ from tests.conftest import close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# A card's word at arm's length on a phone (issue 29); its small print (tag, who proposed) 11.
+CARD_WORD_MIN_PX = 14
 BOARD_MIN_PX = 11
 TEXT_MIN_PX = 14
 TV_CARD_MIN_PX = 32
@@ -151,9 +153,10 @@ def horizontal_scroll(page: Any, width: int) -> list[str]:
 
 
 def small_text(page: Any) -> list[str]:
-    """Visible text (own text nodes and form fields) at least 14 px; card faces at least 11 px."""
+    """Visible text (own text nodes and form fields) at least 14 px; card words at least 14 px,
+    a card's small print at least 11 px."""
     found: list[dict[str, Any]] = page.evaluate(
-        "([board, text]) => {"
+        "([board, word, text]) => {"
         + _PATH_JS
         + """
         const skip = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "OPTION", "OPTGROUP"]);
@@ -173,12 +176,14 @@ def small_text(page: Any) -> list[str]:
           words = words.trim();
           if (!words || !shown(el)) continue;
           const size = parseFloat(getComputedStyle(el).fontSize);
-          const least = el.closest(".board") ? board : text;
+          // The table view's cards are read on a TV (checked there, larger); a phone's here.
+          const phoneWord = el.closest(".board .word") && !el.closest(".table-view");
+          const least = phoneWord ? word : el.closest(".board") ? board : text;
           if (size < least - 0.01) out.push({ path: pathOf(el), text: words.slice(0, 30), size, least });
         }
         return out;
       }""",
-        [BOARD_MIN_PX, TEXT_MIN_PX],
+        [BOARD_MIN_PX, CARD_WORD_MIN_PX, TEXT_MIN_PX],
     )
     return [f"{f['size']:g} px < {f['least']} px: {f['path']} “{f['text']}”" for f in found]
 
@@ -330,12 +335,39 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "size", "language"), CASES)
 def test_screen_fits_reads_and_passes_axe(show: Any, name: str, size: str, language: str) -> None:
-    """No sideways scroll, text ≥ 14 px (cards ≥ 11 px), primary actions in the first
-    screenful, no serious axe violation (English runs), every card word on one line."""
+    """No sideways scroll, text ≥ 14 px (card words too; a card's small print ≥ 11 px),
+    primary actions in the first screenful, no serious axe violation (English runs), every
+    card word on one line."""
     scene, page = show(name, size, language)
     findings = check_screen(page, scene, size, axe=language in AXE_LANGUAGES)
     REPORT[f"{size}-{language}-{name}"] = findings
     assert not findings, verdict(f"{size}-{language}-{name}", findings)
+
+
+PHONES = {"360x740": PHONE, "390x844": {**PHONE, "viewport": {"width": 390, "height": 844}}}
+
+
+@pytest.mark.parametrize("language", ["en", "it", "pt-br", "ca", "sv"])
+def test_phone_card_words_are_14px_and_inside_their_card_in_every_language(
+    browser: Any, daphne_server: Any, language: str
+) -> None:
+    """Issue 29: on both phone sizes the pack's 25 longest words keep 14 px (narrowed, never
+    clipped or wrapped) inside their card."""
+    scene = in_thread(lambda: build_scene("codenames-operative-guess", language, f"w{next(_ROOM_NUMBERS)}"))
+    problems: list[str] = []
+    for label, size in PHONES.items():
+        context, page = open_scene(browser, daphne_server.url, scene, size)
+        try:
+            sizes = page.eval_on_selector_all(
+                ".board .card .word",
+                "(ws) => ws.map((w) => [w.textContent, parseFloat(getComputedStyle(w).fontSize)])",
+            )
+            assert len(sizes) == 25, sizes
+            problems += [f"{label}: “{w}” at {px:g} px" for w, px in sizes if px < CARD_WORD_MIN_PX - 0.01]
+            problems += [f"{label}: {p}" for p in wrapped_card_words(page)]
+        finally:
+            close_and_settle(context.close, [scene.slug])
+    assert not problems, problems
 
 
 @pytest.mark.parametrize("size", TV_SIZES)
@@ -895,13 +927,16 @@ def test_a_countdown_at_zero_says_times_up(show: Any) -> None:
 
 
 def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> None:
-    """The "?" button shows the co-operative rules over the game, the room's house rules
-    on top; closing it leaves the game as it was."""
+    """The "?" button shows the rules over the game at their top, the room's house rules
+    first (issue 29: it opened 457 px down, past them) and under them a link to the
+    co-operative rules being played; closing it leaves the game as it was."""
     scene, page = show("codenames-coop-operative-guess", "phone", "en")
     page.click("#howto-open")
     page.wait_for_selector("#howto-body #coop", state="visible")
     assert "house rules" in page.inner_text("#howto-rules").lower()
     assert page.evaluate("() => document.getElementById('howto').open")
+    assert page.evaluate("() => document.getElementById('howto').scrollTop") == 0
+    page.click("#howto-jump")
     top = page.evaluate("() => document.querySelector('#howto-body #coop').getBoundingClientRect().top")
     assert 0 <= top < 740, f"the co-operative section is not scrolled into view (top {top})"
     page.click("#howto-close")

@@ -18,6 +18,7 @@ from .actions import (
     SetNote,
     SetOrder,
     SubmitClues,
+    SuggestGuess,
     TiebreakGuess,
     action_from_json,
     action_to_json,
@@ -34,6 +35,7 @@ from .view import view_for
 __all__ = [
     "Action",
     "EditGuess",
+    "SuggestGuess",
     "Judge",
     "LockGuess",
     "Mode",

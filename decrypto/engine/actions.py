@@ -49,6 +49,14 @@ class LockGuess:
 
 
 @dataclass(frozen=True)
+class SuggestGuess:
+    round: int
+    phase: str
+    guessing_for: Team
+    code: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class SetNote:
     position: int
     text: str
@@ -73,7 +81,17 @@ class Judge:
     accept: tuple[int, ...]
 
 
-Action = SaveDraft | SubmitClues | EditGuess | LockGuess | SetNote | SetOrder | TiebreakGuess | Judge
+Action = (
+    SaveDraft
+    | SubmitClues
+    | EditGuess
+    | LockGuess
+    | SuggestGuess
+    | SetNote
+    | SetOrder
+    | TiebreakGuess
+    | Judge
+)
 
 
 def _bad(why: str) -> RuleError:
@@ -122,6 +140,7 @@ _SCHEMAS: dict[str, tuple[type[Any], dict[str, Callable[[object], Any]]]] = {
     "submit_clues": (SubmitClues, {"round": _int, "phase": _str, "clues": _strs}),
     "edit_guess": (EditGuess, {"round": _int, "phase": _str, "guessing_for": _team, "code": _blanks}),
     "lock_guess": (LockGuess, {"round": _int, "phase": _str, "guessing_for": _team, "code": _ints}),
+    "suggest_guess": (SuggestGuess, {"round": _int, "phase": _str, "guessing_for": _team, "code": _ints}),
     "set_note": (SetNote, {"position": _int, "text": _str}),
     "set_order": (SetOrder, {"order": _strs}),
     "tiebreak_guess": (TiebreakGuess, {"round": _int, "phase": _str, "words": _strs}),

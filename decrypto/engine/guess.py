@@ -17,6 +17,7 @@ def start_guessing(state: State, target: Team) -> State:
         phase=Phase.GUESS,
         guessing_for=target,
         guesses=Pair(EMPTY_GUESS, EMPTY_GUESS),
+        suggestions=Pair((), ()),
         locked=Pair(None, None),
         deadline=None,
     )
@@ -29,6 +30,22 @@ def edit_guess(state: State, player: str, team: Team, code: Sequence[int | None]
         raise RuleError("bad_code", "A guess is three digits from 1 to 4 (blanks allowed while editing).")
     draft: GuessDraft = (code[0], code[1], code[2])
     return replace(state, guesses=state.guesses.set(team, draft))
+
+
+def suggest_guess(state: State, player: str, team: Team, code: Sequence[int]) -> State:
+    """A bot's guess for its team, shown to its people beside the draft they lock (issue 29).
+
+    Kept apart from the draft so that a bot never fills in what a person only has to lock;
+    one per bot, its latest replacing the earlier one.
+    """
+    _check_guesser(state, player, team)
+    if player not in state.bots:
+        raise RuleError("not_a_bot", "Only a bot suggests a guess: a person edits the draft.")
+    if len(code) != 3 or any(d not in DIGITS for d in code) or len(set(code)) != 3:
+        raise RuleError("bad_code", "A suggestion is three different digits from 1 to 4.")
+    mine = ((player, (code[0], code[1], code[2])),)
+    others = tuple(s for s in state.suggestions[team] if s[0] != player)
+    return replace(state, suggestions=state.suggestions.set(team, others + mine))
 
 
 def lock_guess(state: State, player: str, team: Team, code: Sequence[int]) -> State:

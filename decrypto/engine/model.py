@@ -200,6 +200,9 @@ class State:
     """During GUESS: whose code is being guessed."""
     guesses: Pair[GuessDraft] = Pair(EMPTY_GUESS, EMPTY_GUESS)
     """Each team's shared draft for the code being guessed (DC-10)."""
+    suggestions: Pair[tuple[tuple[str, Code], ...]] = Pair((), ())
+    """Each team's bots' guesses, offered to its people beside the draft, never written into it:
+    a person decides what the team locks (issue 29)."""
     locked: Pair[Code | None] = Pair(None, None)
     deadline: float | None = None
     history: tuple[Reveal, ...] = ()

@@ -14,10 +14,11 @@ from .actions import (
     SetNote,
     SetOrder,
     SubmitClues,
+    SuggestGuess,
     TiebreakGuess,
 )
 from .clues import deadline, expire, save_draft, submit_clues
-from .guess import edit_guess, lock_guess
+from .guess import edit_guess, lock_guess, suggest_guess
 from .model import DIGITS, NOTE_MAX_CHARS, Outcome, Phase, RuleError, State, Team
 from .tiebreak import judge, submit_keyword_guesses
 
@@ -54,6 +55,9 @@ def apply(state: State, player: str, action: Action, *, now: float) -> State:
         case LockGuess():
             _check_moment(state, action.round, action.phase, Phase.GUESS, action.guessing_for)
             return lock_guess(state, player, team, action.code)
+        case SuggestGuess():
+            _check_moment(state, action.round, action.phase, Phase.GUESS, action.guessing_for)
+            return suggest_guess(state, player, team, action.code)
         case TiebreakGuess():
             _check_moment(state, action.round, action.phase, Phase.TIEBREAK)
             return submit_keyword_guesses(state, team, action.words)

@@ -85,6 +85,7 @@ def _between_rounds(state: State) -> State:
         turns=Pair(None, None),
         guessing_for=None,
         guesses=Pair(EMPTY_GUESS, EMPTY_GUESS),
+        suggestions=Pair((), ()),
         locked=Pair(None, None),
         deadline=None,
     )

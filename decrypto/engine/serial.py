@@ -46,6 +46,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "turns": _pair_out(state.turns, lambda t: None if t is None else _turn_out(t)),
         "guessing_for": None if state.guessing_for is None else state.guessing_for.value,
         "guesses": _pair_out(state.guesses, list),
+        "suggestions": _pair_out(state.suggestions, lambda s: [[player, list(code)] for player, code in s]),
         "locked": _pair_out(state.locked, _maybe_list),
         "deadline": state.deadline,
         "history": [_reveal_out(r) for r in state.history],
@@ -85,6 +86,11 @@ def _state_in(data: dict[str, Any]) -> State:
         turns=_pair_in(data["turns"], lambda t: None if t is None else _turn_in(t)),
         guessing_for=None if data["guessing_for"] is None else Team(data["guessing_for"]),
         guesses=_pair_in(data["guesses"], _draft_in),
+        # Saved before bots suggested (issue 29): none yet.
+        suggestions=_pair_in(
+            data.get("suggestions", {"white": [], "black": []}),
+            lambda s: tuple((str(player), _code_in(code)) for player, code in s),
+        ),
         locked=_pair_in(data["locked"], lambda c: None if c is None else _code_in(c)),
         deadline=None if data["deadline"] is None else float(data["deadline"]),
         history=tuple(_reveal_in(r) for r in data["history"]),

@@ -123,6 +123,9 @@ def _current(state: State, seat: Seat) -> dict[str, Any] | None:
         guess = {
             "task": "decipher" if seat.team is target else "intercept",
             "draft": list(state.guesses[seat.team]),  # DC-S2: own team only
+            "suggestions": [  # the team's bots' guesses, as secret as its draft
+                {"player": player, "code": list(code)} for player, code in state.suggestions[seat.team]
+            ],
             "locked": state.locked[seat.team] is not None,
             "can_edit": seat.player in guessers(state, seat.team),
         }

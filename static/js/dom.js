@@ -98,10 +98,16 @@ export function turnAlert(text, { mine = false, kind = "" } = {}) {
   // "Your turn" wears the player's team colour (the room bar's seat label sets it).
   if (mine && !kind) kind = document.body.dataset.seatTeam || "";
   if (el) {
+    // Below the room bar while it is on screen: the banner never hides the seat it names.
+    const bar = document.querySelector(".room-bar");
+    const below = bar ? bar.getBoundingClientRect().bottom : 0;
+    el.style.top = below > 0 ? `${Math.round(below) + 6}px` : "";
+    // There it fades in and out rather than slide across the bar.
+    const place = below > 0 ? " below" : "";
     el.textContent = text;
-    el.className = `turn-banner show${mine ? " mine" : ""}${kind ? " " + kind : ""}`;
+    el.className = `turn-banner show${place}${mine ? " mine" : ""}${kind ? " " + kind : ""}`;
     clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(() => { el.className = "turn-banner"; }, mine ? 2600 : 1800);
+    bannerTimer = setTimeout(() => { el.className = `turn-banner${place}`; }, mine ? 2600 : 1800);
   }
   if (mine) {
     // The chat drawer (chat.js) yields to the turn.

@@ -536,6 +536,7 @@ on("howto-open", "click", async (event) => {
   rules.replaceChildren(...(module && module.houseRulesSummary ? module.houseRulesSummary(state) : []));
   const body = document.getElementById("howto-body");
   howto.showModal();
+  howto.scrollTop = 0;
   try {
     // The page was served for one game; the room may have switched since.
     const url = event.currentTarget.dataset.url.replace(/\/how-to-play\/[^/]+\//, `/how-to-play/${state.game}/`);
@@ -545,8 +546,14 @@ on("howto-open", "click", async (event) => {
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     body.replaceChildren(...doc.body.childNodes);
     const section = module && module.howtoSection ? module.howtoSection(state) : null;
+    // The dialog opens at its top, the room's house rules first; a link under them leads
+    // to the variant being played (its heading, in the page's own words).
     const target = section && body.querySelector(`#${section}`);
-    if (target) target.scrollIntoView({ block: "start" });
+    const heading = target && (target.matches("h2, h3") ? target : target.querySelector("h2, h3"));
+    if (heading) {
+      rules.append(h("p", { class: "howto-jump" }, h("a", { href: `#${section}`, id: "howto-jump",
+        onclick: (e) => { e.preventDefault(); target.scrollIntoView({ block: "start" }); } }, `↓ ${heading.textContent.trim()}`)));
+    }
   } catch {
     body.replaceChildren(h("p", { class: "error", text: _("The rules could not be loaded. Check your connection.") }));
   }

@@ -260,7 +260,7 @@ def _as_ada(slug: str, message: dict[str, Any]) -> None:
         play.act(room, players, next(p for p in players if p.uid == "ada"), message)
 
 
-def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_person_shares() -> None:
+def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_suggests_what_a_person_shares() -> None:
     slug = "dc-bots-mixed"
     services.room_join(slug=slug, uid="ada", name="Ada", game="decrypto", language="en", seat="white")
     for team in ("white", "black", "black"):
@@ -284,12 +284,14 @@ def test_a_decrypto_bot_locks_what_it_alone_guesses_and_only_drafts_what_a_perso
         slug,
         {"action": "lock_guess", "round": 2, "phase": "guess", "guessing_for": "white", "code": [1, 2, 3]},
     )
-    # Black's code: Ada and her bot share the interception: the bot drafts it, Ada locks.
+    # Black's code: Ada and her bot share the interception: the bot suggests a guess beside
+    # the team's draft, which stays Ada's to write and lock (issue 29).
     _run_decrypto(slug)
     state = DecryptoGame.objects.get(room__slug=slug).state
     assert state["guessing_for"] == "black" and state["locked"]["white"] is None
-    draft = state["guesses"]["white"]
-    assert all(digit in (1, 2, 3, 4) for digit in draft) and len(set(draft)) == 3
+    assert state["guesses"]["white"] == [None, None, None]
+    [(bot, code)] = state["suggestions"]["white"]
+    assert bot in state["bots"] and all(digit in (1, 2, 3, 4) for digit in code) and len(set(code)) == 3
 
 
 def _ada_and_three_bots(slug: str) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from bots import build
 from bots.associations import parse
@@ -92,7 +96,7 @@ def _game(white: list[str], black: list[str], mode: engine.Mode = engine.Mode.ST
     return engine.new_game(words=words, seed=5, white=white, black=black, rules=engine.Rules(mode=mode))
 
 
-def test_a_bot_alone_on_a_task_locks_it_and_drafts_it_when_people_share_it() -> None:
+def test_a_bot_alone_on_a_task_locks_it_and_suggests_it_when_people_share_it() -> None:
     state = _game(["ann", "bot1", "bot2"], ["bot3", "bot4"])
     for player in ("ann", "bot3"):
         view = engine.view_for(state, player=player)
@@ -107,9 +111,20 @@ def test_a_bot_alone_on_a_task_locks_it_and_drafts_it_when_people_share_it() -> 
     view = engine.view_for(state, player="bot1")
     message = decide(view, TABLE, bots={"bot1", "bot2", "bot3", "bot4"})
     assert message is not None and message["action"] == "lock_guess" and message["guessing_for"] == "white"
-    # Were bot2 a person, bot1 would only draft the team's guess for them.
-    draft = decide(view, TABLE, bots={"bot1", "bot3", "bot4"})
-    assert draft is not None and draft["action"] == "edit_guess" and len(draft["code"]) == 3
+    # Were bot2 a person, bot1 would only suggest a guess, beside a draft it leaves to them
+    # (issue 29): the suggestion reaches its team alone, and the bot says it once.
+    hint = decide(view, TABLE, bots={"bot1", "bot3", "bot4"})
+    assert hint is not None and hint["action"] == "suggest_guess" and len(set(hint["code"])) == 3
+    move = engine.SuggestGuess(1, "guess", engine.Team.WHITE, tuple(hint["code"]))
+    with pytest.raises(engine.RuleError) as refused:  # the game knows no bots here
+        engine.apply(state, "bot1", move, now=0.0)
+    assert refused.value.code == "not_a_bot"  # a person writes the draft itself
+    mixed = engine.apply(replace(state, bots=frozenset({"bot1", "bot3", "bot4"})), "bot1", move, now=0.0)
+    seen = engine.view_for(mixed, player="bot2")["current"]["guess"]
+    assert seen["suggestions"] == [{"player": "bot1", "code": hint["code"]}]
+    assert seen["draft"] == [None, None, None]
+    assert "suggestions" not in json.dumps(engine.view_for(mixed, player="bot3"))
+    assert decide(engine.view_for(mixed, player="bot1"), TABLE, bots={"bot1", "bot3", "bot4"}) is None
     # Ann encrypts: nothing is asked of her teammates' bots in the clue phase any more,
     # and the opponents' bot never sees White's code before the reveal.
     assert decide(engine.view_for(state, player="bot3"), TABLE, bots={"bot3"}) is None

@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 
-from bench.scenes import CN_COOP, CN_STANDARD, PHONE, CodenamesRoom, SeededRoom, in_thread, open_scene
+from bench.scenes import (
+    CN_COOP,
+    CN_OPERATIVE,
+    CN_STANDARD,
+    PHONE,
+    CodenamesRoom,
+    SeededRoom,
+    in_thread,
+    open_scene,
+)
+from rooms.services import room_sit
 from tests.conftest import close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -167,3 +177,132 @@ def test_a_bot_spymasters_turn_says_the_bot_is_thinking(seat_page: Any) -> None:
     status = phone.inner_text(".status-text")
     assert status == "Bot 1 is thinking…", status
     assert "thinking" in (phone.get_attribute(".status", "class") or "")
+
+
+# Every :hover rule outside `@media (hover: hover)` (chat.css is another part's, not checked).
+HOVER_OUTSIDE_MEDIA_JS = """() => {
+  const found = [];
+  const walk = (rules, hover, sheet) => {
+    for (const rule of rules) {
+      const real = hover || (rule instanceof CSSMediaRule && /hover:\\s*hover/.test(rule.conditionText));
+      if (rule instanceof CSSMediaRule) walk(rule.cssRules, real, sheet);
+      else if ((rule.selectorText || "").includes(":hover") && !hover) found.push(rule.selectorText);
+    }
+  };
+  for (const sheet of document.styleSheets) {
+    if (!sheet.href || sheet.href.includes("chat")) continue;
+    walk(sheet.cssRules, false, sheet.href.split("/").pop());
+  }
+  return found;
+}"""
+
+
+def test_end_turn_clears_the_reveal_keeps_focus_and_the_banner_clears_the_seat(seat_page: Any) -> None:
+    """Issue 29 on an operative's phone: after End turn (pressed from the keyboard) the last
+    reveal's line goes, focus stays on a control of the game, and the turn banner leaves the
+    seat pill in view; hover styles wait for a real pointer; the rules open at their top."""
+
+    def seeded() -> tuple[CodenamesRoom, str, str]:
+        room = CodenamesRoom("tr-end-turn", "en", CN_STANDARD)
+        first, second = room.opening()
+        room.clue(3)
+        return room, first, second
+
+    room, first, second = in_thread(seeded)
+    phone = seat_page(room, CN_OPERATIVE[first], "#end-turn")
+    in_thread(lambda: room.guess(room.agents(first)[0]))
+    phone.wait_for_selector("#guess-news")
+    phone.wait_for_selector("#end-turn:not([disabled])")
+    phone.focus("#end-turn")
+    phone.keyboard.press("Enter")
+    phone.wait_for_selector(f".status.turn-{second}")
+    phone.wait_for_selector("#turn-banner.show")
+    phone.wait_for_function("() => !document.getElementById('turn-banner').getAnimations().length")
+    # Below the seat pill, whatever its text's length or the banner's (a longer one wraps).
+    banner, pill = (phone.locator(sel).bounding_box() for sel in ("#turn-banner", "#seat-label"))
+    assert banner and pill and banner["y"] >= pill["y"] + pill["height"], (banner, pill)
+    assert phone.locator("#guess-news").count() == 0, "the last reveal still shows after End turn"
+    focused = phone.evaluate(
+        "() => { const a = document.activeElement; return [a.tagName, a.id, a.className]; }"
+    )
+    assert focused[0] != "BODY" and (focused[0] == "BUTTON" or "card" in focused[2]), focused
+    assert phone.evaluate(HOVER_OUTSIDE_MEDIA_JS) == []
+    # The rules: at their top, the house rules first, a link down to the variant played.
+    phone.click("#howto-open")
+    phone.wait_for_selector("#howto-jump")
+    assert phone.evaluate("() => document.getElementById('howto').scrollTop") == 0
+    assert "house rules" in phone.inner_text("#howto-rules").lower()
+    phone.click("#howto-jump")
+    phone.wait_for_function(
+        "() => Math.abs(document.querySelector('#howto-body #standard').getBoundingClientRect().top"
+        " - document.getElementById('howto').getBoundingClientRect().top) < 120"
+    )
+
+
+def _contrast(page: Any, selector: str) -> float:
+    """WCAG contrast of an element's text with the first opaque background behind it."""
+    return float(
+        page.evaluate(
+            """(sel) => {
+              const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+              const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+                return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+                .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+              const el = document.querySelector(sel);
+              let bg = el;
+              while (bg && (getComputedStyle(bg).backgroundColor.startsWith("rgba") &&
+                            rgb(getComputedStyle(bg).backgroundColor)[3] === 0)) bg = bg.parentElement;
+              const [a, b] = [lum(rgb(getComputedStyle(el).color)),
+                              lum(rgb(getComputedStyle(bg || document.body).backgroundColor))];
+              return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+            }""",
+            selector,
+        )
+    )
+
+
+def test_the_lobby_deals_when_it_can_bots_align_and_the_dark_board_reads(
+    browser: Any, daphne_server: Any
+) -> None:
+    """Issue 29: Deal waits for the seats and its hint goes once it can; "Add a bot" lines up
+    with "Sit here"; the key's QR shows open once asked for; in dark mode the red count reads
+    at AA and the cards are toned down."""
+    # Blue's spymaster is still watching: no game to deal yet.
+    people = [("Bea", "", "spectator") if p[0] == "Bea" else p for p in CN_STANDARD]
+    room = in_thread(lambda: SeededRoom("tr-lobby-29", "codenames", "en", people))
+    scene = in_thread(lambda: room.scene(f"{room.slug}-rosa", "Rosa", (), "#deal"))
+    context, page = open_scene(browser, daphne_server.url, scene, {**PHONE, "color_scheme": "dark"})
+    try:
+        assert page.is_disabled("#deal")
+        assert "spymaster" in page.inner_text("#deal-hint")
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll(".role")]
+              .filter((r) => r.querySelector(".sit") && r.querySelector(".add-bot"))
+              .map((r) => [r.querySelector(".sit").getBoundingClientRect().toJSON(),
+                           r.querySelector(".add-bot").getBoundingClientRect().toJSON()])"""
+        )
+        assert rows, "no role offers both a seat and a bot"
+        for sit, bot in rows:
+            if bot["top"] >= sit["bottom"] - 1:  # wrapped: one above the other, left edges aligned
+                assert abs(bot["left"] - sit["left"]) < 1, (sit, bot)
+            else:  # side by side on one line
+                assert abs(bot["top"] - sit["top"]) < 1 and 0 <= bot["left"] - sit["right"] <= 8, (sit, bot)
+        in_thread(lambda: room_sit(slug=room.slug, uid=room.uids["Bea"], team="blue", role="spymaster"))
+        page.wait_for_selector("#deal:not([disabled])")
+        assert page.locator("#deal-hint").count() == 0
+        page.click("#deal")
+        page.wait_for_selector(".board .card >> nth=24")
+        page.click("#make-device-link")
+        page.wait_for_selector("details.device-link[open] img")
+        # Dark mode: the red team's count at AA (4.21:1 before), the cards toned down (the
+        # light beige #efe4c8 has a luminance of 0.78).
+        assert _contrast(page, ".left-red strong") >= 4.5
+        brightest = page.evaluate(
+            """() => Math.max(...[...document.querySelectorAll(".board .card:not(.covered)")].map((c) => {
+              const [r, g, b] = getComputedStyle(c).backgroundColor.match(/[\\d.]+/g).map(Number).map((v) => {
+                v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+              return 0.2126 * r + 0.7152 * g + 0.0722 * b; }))"""
+        )
+        assert brightest < 0.5, brightest
+    finally:
+        close_and_settle(context.close, [room.slug])

@@ -218,3 +218,54 @@ def test_dc40_three_players_interceptor_game_to_the_end(
     before_end = [f for f in frames["ivy"] if '"phase":"over"' not in f and '"type":"patch"' not in f]
     assert not _secrets_in(before_end, team_words), "the Interceptor never sees the keywords"
     assert _secrets_in(frames["ann"], team_words)
+
+
+def test_a_bots_interception_is_offered_by_name_and_taken_only_by_a_persons_tap(
+    browser: Any, daphne_server: Any
+) -> None:
+    """Issue 29: the bot's guess is a labelled offer; the team's draft stays empty until a tap."""
+    from bench.scenes import PHONE as SMALL_PHONE
+    from bench.scenes import build_scene, in_thread, open_scene
+
+    scene = in_thread(lambda: build_scene("decrypto-intercept-bot", "en", "t29"))
+    context, page = open_scene(browser, daphne_server.url, scene, SMALL_PHONE)
+    try:
+        line = page.locator(".dc-suggestion span").inner_text()
+        found = re.fullmatch(r"Bot 1 suggests ([1-4])·([1-4])·([1-4])", line)
+        assert found, line
+        code = [int(d) for d in found.groups()]
+        # Offered, not filled in: no digit pressed, the shared draft empty, Lock asks for digits.
+        assert page.locator(".dc-digit-button[aria-pressed='true']").count() == 0
+        assert _game(scene.slug).state["guesses"]["black"] == [None, None, None]
+        page.click("#dc-lock-guess")
+        assert page.locator("#dc-guess-problem").inner_text() == "Pick a digit for every clue."
+        page.click(".dc-take")
+        pressed = [
+            int(page.locator(f"#dc-guess-{i} [aria-pressed='true']").get_attribute("data-digit") or 0)
+            for i in (1, 2, 3)
+        ]
+        assert pressed == code
+        _wait_saved(scene.slug, lambda s: s["guesses"]["black"] == code, page)
+        # The suggestion stays in view, to compare with what the person writes instead.
+        assert page.locator(".dc-suggestion").count() == 1
+    finally:
+        context.close()
+
+
+def test_deal_waits_for_seats_that_make_a_game(browser: Any, daphne_server: Any) -> None:
+    """Issue 29: with one player seated Deal is disabled, the hint saying what is missing."""
+    from bench.scenes import PHONE as SMALL_PHONE
+    from bench.scenes import SeededRoom, in_thread, open_scene
+    from rooms.services import room_sit
+
+    people = [("Ann", "white", "player"), ("Amy", "", "spectator"), ("Bob", "black", "player")]
+    room = in_thread(lambda: SeededRoom("dc-deal-29", "decrypto", "en", people))
+    scene = in_thread(lambda: room.scene("dc-deal-29-ann", "Ann", (), "#dc-deal"))
+    context, page = open_scene(browser, daphne_server.url, scene, SMALL_PHONE)
+    try:
+        assert page.is_disabled("#dc-deal")
+        assert page.get_attribute("#dc-deal", "aria-describedby") == "dc-seat-hint"
+        in_thread(lambda: room_sit(slug=room.slug, uid=room.uids["Amy"], team="white", role="player"))
+        page.wait_for_selector("#dc-deal:not([disabled])[data-mode='interceptor']")
+    finally:
+        context.close()

@@ -17,7 +17,7 @@ from tests.codenames.test_concurrency import _act
 
 ACTIONS = [*LOBBY_ACTIONS, "start_game", "give_clue", "propose", "unpropose", "confirm", "end_turn",
            "reject_clue", "penalty_cover", "opponent_cover", "rotate_spymasters", "house_rules",
-           "save_draft", "submit_clues", "edit_guess", "lock_guess", "set_note", "set_order",
+           "save_draft", "submit_clues", "edit_guess", "lock_guess", "suggest_guess", "set_note", "set_order",
            "tiebreak_guess", "judge", "nonsense"]  # fmt: skip
 FIELDS = ["turn", "position", "word", "number", "team", "role", "name", "confirm", "mode", "regenerate",
           "game", "language", "text", "clues", "code", "round", "phase", "guessing_for", "timer"]  # fmt: skip

@@ -147,12 +147,19 @@ export function render(container, state, ctx) {
     h("strong", { class: "clue-word", text: clue.word }), h("span", { class: "clue-number", text: numberText(clue.number) })) : null));
   const turn = pick(play, ["phase", "mode", "team", "turn", "guesses_made", "penalty_owed", "proposals", "rules"]);
   const proposal = cur.youId && play.proposals ? play.proposals[cur.youId] : undefined;
+  const actionFocused = el.actions.contains(document.activeElement);
   part(el.actions, { play: turn, seat, mine: proposal === undefined ? null : proposal,
     mineWord: proposal === undefined ? null : play.cards[proposal].word, covered: play.cards.map((c) => c.covered) },
   (a) => h("div", { class: "actions" }, actions(a)));
   const redrawn = part(el.board, { play: turn, cards: play.cards, seat, names, fresh: [...fresh], lastRevealed: last.revealed,
     focusPos: focus.pos, youId: cur.youId, language: state.language || null }, board);
   if (redrawn) watchFit(el.board.querySelector(".board"));
+  // The control just used went away (End turn, Confirm): focus stays in the game, on the
+  // next action or else the board's card, never dropped to the page.
+  if (actionFocused && !el.actions.contains(document.activeElement)) {
+    const next = el.actions.querySelector("button:not([disabled]), summary, input") || el.board.querySelector('.card[tabindex="0"]');
+    if (next) next.focus({ preventScroll: true });
+  }
   part(el.legend, over, (shown) => (shown ? h("p", { class: "key-legend" },
     h("span", { text: _("The whole key is shown.") }),
     h("span", { text: _("Filled: found during the game") }),
@@ -195,6 +202,9 @@ function announceChanges(play, ctx) {
       ctx.announce(last.news.text);
     }
   });
+  // A turn ended with no card covered (End turn, the timer): the last reveal is old news.
+  if (!fresh.size && last.newsTurn !== undefined && last.newsTurn !== play.turn) last.news = null;
+  last.newsTurn = play.turn;
   last.covered = play.cards.map((c) => c.covered);
   last.team = play.team;
   last.phase = play.phase;

@@ -147,6 +147,7 @@ function lobby({ players, you, teams, board, deal, rules }) {
     h("p", { class: "hint", id: "dc-seat-hint", text: hint }),
     h("p", { class: "muted", text: interpolate(_("Seated: %(w)s White, %(b)s Black."), { w: white, b: black }) }),
     canPlay(you) ? h("button", { type: "button", class: "primary dc-wide", id: "dc-deal", dataset: { mode: three ? "interceptor" : "standard" },
+      disabled: deal.ready ? null : true, "aria-describedby": "dc-seat-hint",
       onclick: () => send(three ? { action: "start_game", mode: "interceptor" } : { action: "start_game" }) },
     three ? _("Deal: Interceptor variant") : _("Deal a new game"))
       : h("p", { class: "muted", text: _("Take a seat to deal a game.") }),
@@ -242,7 +243,8 @@ export function render(container, state, ctx) {
   patchClues(play);
   part(el.guess, current && { look, number: play.number, stamp: play.stamp, interceptor: Boolean(seat.is_interceptor),
     keywords: current.guess && current.guess.task === "decipher" ? keywords[team] || [] : [],
-    current: { ...pick(current, ["team", "encryptor", "clues", "locked"]), guess: guessShown(current.guess) } },
+    current: { ...pick(current, ["team", "encryptor", "clues", "locked"]),
+      guess: current.guess && { ...guessShown(current.guess), suggestions: current.guess.suggestions || [] } } },
   (data) => (data ? guessPanel(data) : null));
   patchGuess(play);
   tiebreakPart(el.tiebreak, { look, ...pick(play, ["phase", "seat", "stamp", "tiebreak", "sheets"]), keywords },

@@ -85,16 +85,17 @@ function boardKeys(event) {
   target.focus();
 }
 
-// Each word on one line at the largest size that fits its card: shrink to at least 11 px,
-// then narrow the letters (a word is never broken in the middle).
-const MIN_CARD_PX = 11;
+// Each word on one line at the largest size that fits its card: shrink to at least 14 px
+// (read at arm's length on a phone), then narrow the letters (a word is never broken in
+// the middle).
+const MIN_CARD_PX = 14;
 let measure = null;
 function fitWords(board) {
   const words = board.querySelectorAll(".card .word");
   if (!words.length) return;
   const cardEl = words[0].parentElement;
   const style = getComputedStyle(cardEl);
-  const room = cardEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+  const room = cardEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
   const base = parseFloat(style.fontSize);
   if (!(room > 0) || !base) return;
   measure = measure || document.createElement("canvas").getContext("2d");

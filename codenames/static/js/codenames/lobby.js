@@ -13,16 +13,20 @@ export function scoreboard(board) {
 }
 
 // `you`: role, device and device link; `slug`: the room.
+let linkAsked = false;
 export function deviceLink({ you, slug }) {
   const send = cur.send;
   if (!you || you.role !== "spymaster" || you.device) return null;
   if (!you.device_link) {
     return h("section", { class: "device-link" },
-      h("button", { type: "button", id: "make-device-link", onclick: () => send({ action: "device_link" }) },
+      h("button", { type: "button", id: "make-device-link", onclick: () => { linkAsked = true; send({ action: "device_link" }); } },
         _("Open the key on my phone")));
   }
   const url = new URL(you.device_link, location.href).href;
-  return h("details", { class: "device-link" },
+  // Asked for just now: the QR code shows at once, there to scan.
+  const open = linkAsked;
+  linkAsked = false;
+  return h("details", { class: "device-link", open: open ? true : null },
     h("summary", { text: _("Key on your phone") }),
     h("p", { class: "hint", text: _("Scan with your phone. This link is yours alone: it shows the key.") }),
     h("img", { src: `/r/${slug}/device.svg?v=${encodeURIComponent(you.device_link.slice(-8))}`, alt: _("QR code of your key link"), width: 200, height: 200 }),
@@ -66,6 +70,7 @@ export function lobbyPanel({ players, you, teams, deal, rules }) {
   let hint;
   if (deal.mode === "three") hint = _("Three players: two spymasters and one operative who guesses for both teams.");
   else if (deal.mode === "coop") hint = _("Co-operative: your team against the clock of a simulated opponent.");
+  else if (deal.ready) hint = null;  // the button says what it deals: nothing left to ask
   else if (players.length < 4) hint = _("Four or more players play in two teams. With two or three, seat one team (co-operative) or two spymasters and one operative.");
   else hint = _("Each team needs a spymaster and at least one operative.");
   const label = { three: _("Deal a three-player game"), coop: _("Deal a co-operative game"), standard: _("Deal a new game") }[deal.mode];
@@ -80,9 +85,12 @@ export function lobbyPanel({ players, you, teams, deal, rules }) {
   return h("div", { class: "deal" },
     offer,
     unseated && you ? teamPicker(teams, "operative", send) : null,
-    h("p", { class: "hint", text: hint }),
+    hint ? h("p", { class: "hint", id: "deal-hint", text: hint }) : null,
+    // Disabled until the seats make a game, the hint saying what is missing (the server
+    // would refuse the deal anyway).
     you && you.role !== "spectator"
-      ? h("button", { type: "button", class: "primary", id: "deal", onclick: () => send({ action: "start_game" }) }, label)
+      ? h("button", { type: "button", class: "primary", id: "deal", disabled: deal.ready ? null : true,
+        "aria-describedby": hint ? "deal-hint" : null, onclick: () => send({ action: "start_game" }) }, label)
       : h("p", { class: "muted", text: _("Take a seat to deal a game.") }),
     houseRules(rules));
 }

@@ -37,11 +37,26 @@ function tapDigit(index, digit) {
     code.forEach((d, i) => { if (d === digit) code[i] = null; });
     code[index] = digit;
   }
+  writeDraft(code);
+}
+
+// The team's shared draft becomes `code`, here at once and on the teammates' screens.
+function writeDraft(code) {
   showCode(code);
   const problem = document.getElementById("dc-guess-problem");
   if (problem) problem.textContent = "";
   cur.local.guess = { code: JSON.stringify(code), at: Date.now() };
   send({ action: "edit_guess", ...stamp(cur.play), guessing_for: cur.play.current.team, code });
+}
+
+// A bot's guess is offered, named as the bot's, and goes into the draft only when a
+// person takes it: the team's guess is always a person's decision (issue 29).
+function suggestionLines(suggestions) {
+  return h("ul", { class: "dc-suggestions" }, suggestions.map((s, i) => h("li", { class: "dc-suggestion" },
+    h("span", { id: `dc-suggestion-${i + 1}`,
+      text: interpolate(_("%(name)s suggests %(code)s"), { name: nameOf(s.player), code: s.code.join("·") }) }),
+    h("button", { type: "button", class: "dc-take", "aria-describedby": `dc-suggestion-${i + 1}`,
+      onclick: () => writeDraft([...s.code]) }, _("Use this guess")))));
 }
 
 function digitButtons(index, editable, keywords) {
@@ -57,7 +72,7 @@ function digitButtons(index, editable, keywords) {
 }
 
 // `current`: the code's team, Encryptor, clues, locks and this seat's guess (task, locked,
-// can_edit; its draft is written in by patchGuess); `keywords`: the team's own when
+// can_edit, its bots' suggestions; its draft is written in by patchGuess); `keywords`: the team's own when
 // deciphering; `interceptor`: this seat is the Interceptor.
 export function guessPanel({ current, keywords, interceptor }) {
   const guess = current.guess;
@@ -82,7 +97,9 @@ export function guessPanel({ current, keywords, interceptor }) {
     h("ol", { class: "dc-guess-rows" }, rows),
     guess ? h("p", { id: "dc-guess-problem", class: "dc-problem error", role: "alert" }) : null,
     guess && guess.can_edit ? h("button", { type: "submit", class: "primary dc-wide", id: "dc-lock-guess", disabled: guess.locked ? true : null },
-      guess.locked ? _("Guess locked") : interceptor ? _("Lock my guess") : _("Lock our guess")) : null),
+      guess.locked ? _("Guess locked") : interceptor ? _("Lock my guess") : _("Lock our guess")) : null,
+    // Under Lock, not above it: a phone keeps Lock in its first screen.
+    editable && guess.suggestions && guess.suggestions.length ? suggestionLines(guess.suggestions) : null),
     h("ul", { class: "dc-locks" }, lockedTeams));
 }
 
