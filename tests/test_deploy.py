@@ -108,7 +108,8 @@ def test_the_units_run_daphne_behind_the_proxy_and_one_clock() -> None:
     web = recipe.unit_command(recipe.WEB_UNIT, "8001")
     # -v 0: Daphne writes no access log of its own (a device link's path holds its secret).
     assert web.argv[1:] == [
-        "-m", "daphne", "-v", "0", "--proxy-headers", "-b", "127.0.0.1", "-p", "8001", "config.asgi:application",
+        "-m", "daphne", "-v", "0", "--proxy-headers", "-b", "127.0.0.1", "-p", "8001",
+        "config.asgi:application",
     ]  # fmt: skip
     assert web.env == {"GAME_CLOCK": "false"}
     assert recipe.unit_command(recipe.CLOCK_UNIT).argv[1:] == ["manage.py", "clock"]
