@@ -474,7 +474,31 @@ function render(previous) {
   document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
   chat.update(state);
+  keepAwake(wantsAwake());
 }
+
+// ---- the key phone stays awake while a game runs (Screen Wake Lock, where the browser has
+// it): a spymaster's key dimming to black mid-turn is a game stopped. Released at the end;
+// the browser drops the lock when the page is hidden, so it is asked again on return.
+const wake = { lock: null, asking: false };
+const wantsAwake = () => running() && Boolean(deviceToken || (state.you && state.you.role === "spymaster"));
+
+async function keepAwake(on) {
+  if (!navigator.wakeLock || wake.asking) return;
+  if (on && !wake.lock && document.visibilityState === "visible") {
+    wake.asking = true;
+    try {
+      wake.lock = await navigator.wakeLock.request("screen");
+      wake.lock.addEventListener("release", () => { wake.lock = null; });
+    } catch { /* refused (battery saver, a policy): the screen may sleep */ }
+    wake.asking = false;
+  } else if (!on && wake.lock) {
+    const held = wake.lock;
+    wake.lock = null;
+    held.release().catch(() => {});
+  }
+}
+document.addEventListener("visibilitychange", () => keepAwake(wantsAwake()));
 
 // ---- controls --------------------------------------------------------------------------
 const on = (id, kind, handler) => {
