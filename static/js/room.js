@@ -443,7 +443,9 @@ function showDeal(previous) {
   if (previous.play && previous.play.number === play.number && previous.game === state.game) return;
   const el = document.getElementById("play");
   const top = el.getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight / 3) el.scrollIntoView({ block: "start" });
+  // To the whole pixel at or above the game's top: a bar of fractional height must not
+  // leave its first row a fraction of a pixel under the window's edge.
+  if (top < 0 || top > window.innerHeight / 3) window.scrollTo({ top: Math.max(0, Math.floor(window.scrollY + top)) });
 }
 
 let gameModule = null;
