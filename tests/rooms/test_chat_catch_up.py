@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
 
 from rooms.services import room_join, room_sit
 from tests.conftest import DaphneServer, make_session
 from tests.rooms.test_outage import PrivateRedis
+from tests.rooms.test_survive import _open as open_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,13 +46,7 @@ class Talk:
 
 
 async def _open(server: DaphneServer, slug: str, session: str) -> Talk:
-    ws = await connect(
-        f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
-        origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
-        additional_headers={"Cookie": f"sessionid={session}"},
-        open_timeout=20,
-    )
-    return Talk(ws)
+    return Talk((await open_screen(server, slug, session)).ws)
 
 
 def test_lines_said_while_redis_hangs_reach_the_other_process_once_each(tmp_path: Path) -> None:
