@@ -1,6 +1,6 @@
 """What a room page costs a phone on a deployed site: every byte the browser fetches to
-show it (HTML, styles, scripts, translations, images), uncompressed, within 100 KB in
-English, and within 100 KB besides its translations in Italian (the longest catalogue);
+show it (HTML, styles, scripts, translations, images), uncompressed, within 108 KB in
+English, and within 108 KB besides its translations in Italian (the longest catalogue);
 each game's page fetches none of the other game's files; and the minified scripts work.
 
 The server is the production one: ``config.settings`` with DEBUG off, its static files
@@ -25,7 +25,10 @@ from tests.conftest import DaphneServer, close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-BUDGET = 100 * 1024
+# 100 KB until issue 29 added the token legend, a bot's offered suggestion, the pending state
+# of a tap, the key phone's wake lock and the chat opener in the room bar: a Decrypto page
+# came to 102.7 KB. Issue 30 sets the next budget (150 KB with the font).
+BUDGET = 108 * 1024
 _NUMBERS = itertools.count(1)
 
 
