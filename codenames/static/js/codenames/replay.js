@@ -62,7 +62,7 @@ export function render(board, frame, root, previous) {
       h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[identity] }),
       h("span", { class: `word${/\s/.test(word.trim()) ? " multi" : ""}`, text: word }),
       covered ? null : h("span", { class: "tag", "aria-hidden": "true" }, h("span", { class: "label", text: IDENTITY[identity] })),
-      h("span", { class: "visually-hidden", text: `, ${IDENTITY[identity]}${covered ? `, ${_("found during the game")}` : ""}` }));
+      h("span", { class: "visually-hidden", text: ", " + IDENTITY[identity] + (covered ? ", " + _("found during the game") : "") }));
   });
   // The live game's view of this moment, as a spectator sees it with the key open.
   const play = {
