@@ -22,13 +22,12 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from rooms.models import Player
 from rooms.services import room_join
 from tests.conftest import DaphneServer, _database_url, make_session
-from tests.rooms.test_survive import Screen
+from tests.rooms.test_survive import Screen, _open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,18 +39,6 @@ SHORT = {
 }
 OUTAGE = 4.0  # longer than a process's silence before it looks dead, and than judging waits
 SERVER_APP = "presence-outage-server"  # the test servers' connections, by name
-
-
-async def _open(server: DaphneServer, slug: str, session: str) -> Screen:
-    ws = await connect(
-        f"ws://127.0.0.1:{server.port}/ws/r/{slug}/",
-        origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
-        additional_headers={"Cookie": f"sessionid={session}"},
-        open_timeout=20,
-    )
-    screen = Screen(ws)
-    await screen.recv(20)
-    return screen
 
 
 def _shown(state: dict[str, Any]) -> dict[str, bool]:
