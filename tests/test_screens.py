@@ -950,14 +950,23 @@ def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> No
     assert page.is_visible(".board")
 
 
+# English on both sizes, Italian on the phone; the rules' diagrams also in the dark.
+SITE_RUNS = [("phone", "en", "light"), ("laptop", "en", "light"), ("phone", "it", "light"), ("phone", "en", "dark")]
+
+
 @pytest.mark.parametrize("path", ["/", "/how-to-play/codenames/", "/how-to-play/decrypto/"])
-@pytest.mark.parametrize("size", ["phone", "laptop"])
-def test_site_pages_fit_read_and_pass_axe(browser: Any, daphne_server: Any, path: str, size: str) -> None:
-    """The home page and the rules pages hold to the same rules as the game screens."""
-    context = browser.new_context(**SIZE_OF[size])
+@pytest.mark.parametrize(("size", "language", "scheme"), SITE_RUNS, ids=["-".join(run) for run in SITE_RUNS])
+def test_site_pages_fit_read_and_pass_axe(
+    browser: Any, daphne_server: Any, path: str, size: str, language: str, scheme: str
+) -> None:
+    """The home page and the rules pages hold to the same rules as the game screens; on the
+    rules pages every folded detail is opened first, so what it hides is checked too."""
+    context = browser.new_context(**SIZE_OF[size], color_scheme=scheme)
     try:
+        context.add_cookies([{"name": "django_language", "value": language, "url": daphne_server.url}])
         page = context.new_page()
         page.goto(daphne_server.url + path)
+        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         width = SIZE_OF[size]["viewport"]["width"]
         findings = {
             "no horizontal scroll": horizontal_scroll(page, width),

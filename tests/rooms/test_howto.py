@@ -127,8 +127,8 @@ def test_cn4_cn5_the_drawn_key_card_deals_as_the_game_does(client: Client) -> No
     assert len(squares) == 25
     assert {kind: squares.count(kind) for kind in "rbya"} == {"r": 9, "b": 8, "y": 7, "a": 1}
     assert 'class="hw-key-start"' in body
-    board = re.search(r'<ol class="hw-board"[^>]*>(.*?)</ol>', body, re.S)
-    assert board and len(re.findall(r"<li>", board.group(1))) == 25
+    board = re.search(r'<div class="hw-board"[^>]*>(.*?)</div>', body, re.S)
+    assert board and len(re.findall(r"<span>", board.group(1))) == 25
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -144,7 +144,7 @@ def test_dc3_dc7_the_drawn_code_has_three_different_digits_and_one_clue_each_in_
     assert table
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]+)</td><td>([^<]+)</td></tr>", table.group(1))
     assert [int(row[0]) for row in rows] == digits
-    screen = re.findall(r"<li><b>(\d)</b>([^<]+)</li>", body)
+    screen = re.findall(r"<span><b>(\d)</b>([^<]+)</span>", body)
     keywords = {int(n): word for n, word in screen}
     assert [row[1] for row in rows] == [keywords[d] for d in digits]  # the clue's keyword is the digit's
 
