@@ -951,7 +951,12 @@ def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> No
 
 
 # English on both sizes, Italian on the phone; the rules' diagrams also in the dark.
-SITE_RUNS = [("phone", "en", "light"), ("laptop", "en", "light"), ("phone", "it", "light"), ("phone", "en", "dark")]
+SITE_RUNS = [
+    ("phone", "en", "light"),
+    ("laptop", "en", "light"),
+    ("phone", "it", "light"),
+    ("phone", "en", "dark"),
+]
 
 
 @pytest.mark.parametrize("path", ["/", "/how-to-play/codenames/", "/how-to-play/decrypto/"])
