@@ -1,9 +1,9 @@
 """The how-to-play pages (issue 30): a contents list, diagrams with a text alternative in the
 page's own language, a worked example, and drawings that tell the rules truly.
 
-The diagrams are HTML and inline SVG drawn by templates/howto/fig/ and the per-language
-rules (<game>/templates/howto/<game>/<language>.html); their stylesheet, static/css/howto.css,
-comes with the rules only: on the page and inside the room's rules dialog, never before."""
+The diagrams are HTML and inline SVG, drawn by each game's templates (<game>/templates/howto/
+<game>/fig/ and <language>.html); their stylesheet, static/css/howto.css, comes with the rules
+only: on the page and inside the room's rules dialog, never before."""
 
 from __future__ import annotations
 
