@@ -950,6 +950,34 @@ def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> No
     assert page.is_visible(".board")
 
 
+def test_rules_dialog_draws_its_diagrams_with_their_stylesheet_and_passes_axe(show: Any) -> None:
+    """The room's "?" brings howto.css with the rules (the room page never loads it before):
+    the board diagram is laid out as a 5×5 grid inside the dialog, nothing scrolls sideways,
+    and the rules, every detail opened, read and pass axe like the screen under them."""
+    scene, page = show("codenames-coop-operative-guess", "phone", "en")
+    assert not page.evaluate(
+        "() => [...document.styleSheets].some((s) => (s.href || '').includes('howto.css'))"
+    )
+    page.click("#howto-open")
+    page.wait_for_selector("#howto-body #hw-fig-board", state="visible")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('#howto-body .hw-board')).display === 'grid'"
+    )
+    columns = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#howto-body .hw-board'))"
+        ".gridTemplateColumns.split(' ').length"
+    )
+    assert columns == 5
+    page.evaluate("() => document.querySelectorAll('#howto-body details').forEach((d) => { d.open = true; })")
+    findings = {
+        "no horizontal scroll": horizontal_scroll(page, 360),
+        "text at least 14 px": small_text(page),
+        "axe: no serious or critical violations": axe_violations(page),
+    }
+    findings = {check: found for check, found in findings.items() if found}
+    assert not findings, verdict("phone/rules dialog", findings)
+
+
 # English on both sizes, Italian on the phone; the rules' diagrams also in the dark.
 SITE_RUNS = [
     ("phone", "en", "light"),
