@@ -46,7 +46,7 @@ def howto(request: HttpRequest, game: str) -> HttpResponse:
     known = {code for code, _name in settings.LANGUAGES}
     template = get_game(game).howto_template(language if language in known else "en")
     if request.GET.get("bare") == "1":
-        return render(request, template)
+        return render(request, "howto/bare.html", {"rules": template})
     games = [get_game(name) for name in game_names()]
     return render(request, "howto/page.html", {"game": get_game(game), "games": games, "rules": template})
 

@@ -950,14 +950,56 @@ def test_rules_open_inside_the_room_at_the_variant_being_played(show: Any) -> No
     assert page.is_visible(".board")
 
 
+def test_rules_dialog_draws_its_diagrams_with_their_stylesheet_and_passes_axe(show: Any) -> None:
+    """The room's "?" brings howto.css with the rules (the room page never loads it before):
+    the board diagram is laid out as a 5×5 grid inside the dialog, nothing scrolls sideways,
+    and the rules, every detail opened, read and pass axe like the screen under them."""
+    scene, page = show("codenames-coop-operative-guess", "phone", "en")
+    assert not page.evaluate(
+        "() => [...document.styleSheets].some((s) => (s.href || '').includes('howto.css'))"
+    )
+    page.click("#howto-open")
+    page.wait_for_selector("#howto-body #hw-fig-board", state="visible")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('#howto-body .hw-board')).display === 'grid'"
+    )
+    columns = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#howto-body .hw-board'))"
+        ".gridTemplateColumns.split(' ').length"
+    )
+    assert columns == 5
+    page.evaluate("() => document.querySelectorAll('#howto-body details').forEach((d) => { d.open = true; })")
+    findings = {
+        "no horizontal scroll": horizontal_scroll(page, 360),
+        "text at least 14 px": small_text(page),
+        "axe: no serious or critical violations": axe_violations(page),
+    }
+    findings = {check: found for check, found in findings.items() if found}
+    assert not findings, verdict("phone/rules dialog", findings)
+
+
+# English on both sizes, Italian on the phone; the rules' diagrams also in the dark.
+SITE_RUNS = [
+    ("phone", "en", "light"),
+    ("laptop", "en", "light"),
+    ("phone", "it", "light"),
+    ("phone", "en", "dark"),
+]
+
+
 @pytest.mark.parametrize("path", ["/", "/how-to-play/codenames/", "/how-to-play/decrypto/"])
-@pytest.mark.parametrize("size", ["phone", "laptop"])
-def test_site_pages_fit_read_and_pass_axe(browser: Any, daphne_server: Any, path: str, size: str) -> None:
-    """The home page and the rules pages hold to the same rules as the game screens."""
-    context = browser.new_context(**SIZE_OF[size])
+@pytest.mark.parametrize(("size", "language", "scheme"), SITE_RUNS, ids=["-".join(run) for run in SITE_RUNS])
+def test_site_pages_fit_read_and_pass_axe(
+    browser: Any, daphne_server: Any, path: str, size: str, language: str, scheme: str
+) -> None:
+    """The home page and the rules pages hold to the same rules as the game screens; on the
+    rules pages every folded detail is opened first, so what it hides is checked too."""
+    context = browser.new_context(**SIZE_OF[size], color_scheme=scheme)
     try:
+        context.add_cookies([{"name": "django_language", "value": language, "url": daphne_server.url}])
         page = context.new_page()
         page.goto(daphne_server.url + path)
+        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         width = SIZE_OF[size]["viewport"]["width"]
         findings = {
             "no horizontal scroll": horizontal_scroll(page, width),
