@@ -7,7 +7,7 @@ export const focus = { pos: null };
 
 // `b`: the board's slice: `play` (phase, mode, team, turn, penalty_owed, proposals,
 // rules.coop_team), `cards`, `seat`, `names`, `fresh` (positions just covered),
-// `lastRevealed`, `focusPos`, `youId`, `language`.
+// `lastRevealed`, `focusPos`, `youId`, `language`, `dealt` (a new game just dealt: the cards arrive).
 function card(cardState, b) {
   const { play, seat, names } = b;
   const send = cur.send;
@@ -52,7 +52,8 @@ function card(cardState, b) {
     type: "button",
     id: `card-${position}`,
     tabindex: position === b.focusPos ? 0 : -1,
-    dataset: { position },
+    // The word again for the card's upside-down print (drawn by CSS, never read aloud).
+    dataset: { position, word: cardState.word },
     "aria-label": [cardState.word, label, cardState.covered ? _("covered") : null, found, mine ? _("your proposal: press again to confirm") : null,
       proposers.length ? interpolate(_("proposed by %(names)s"), { names: proposers.join(", ") }) : null]
       .filter(Boolean).join(", "),
@@ -132,10 +133,13 @@ export function watchFit(board) {
 export function board(b) {
   const over = b.play.phase === "over";
   // The cards are in the room's word language, which may not be the page's.
-  return h("div", { class: `board${over ? " ended" : ""}`, role: "group", "aria-label": _("Board"), lang: b.language || null,
+  const el = h("div", { class: `board${over ? " ended" : ""}${b.dealt ? " dealing" : ""}`, role: "group", "aria-label": _("Board"), lang: b.language || null,
     onkeydown: boardKeys, onfocusin: (event) => {
       const target = event.target.closest(".card");
       if (target) focus.pos = Number(target.dataset.position);
     } },
   b.cards.map((c) => card(c, b)));
+  // A new game's cards arrive one after another, row by row (the CSS staggers on --i).
+  if (b.dealt) el.querySelectorAll(".card").forEach((c, i) => c.style.setProperty("--i", i));
+  return el;
 }
