@@ -8,6 +8,7 @@ screen; the room bar's sound switch is remembered across a reload (a TV's separa
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from bench.scenes import PHONE, build_scene, in_thread, open_scene
 from tests.conftest import DaphneServer, close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+_NUMBERS = itertools.count(1)
 
 # Per card: its classes, its data attributes, and whether its painted background holds art.
 _CARDS_JS = """() => [...document.querySelectorAll(".board .card")].map((c) => ({
@@ -25,7 +27,7 @@ _CARDS_JS = """() => [...document.querySelectorAll(".board .card")].map((c) => (
 
 
 def _open(browser: Any, server: DaphneServer, name: str, **options: Any) -> tuple[Any, Any, Any]:
-    scene = in_thread(lambda: build_scene(name, "en"))
+    scene = in_thread(lambda: build_scene(name, "en", suffix=f"art{next(_NUMBERS)}"))
     size = {**PHONE, **options}
     context, page = open_scene(browser, server.url, scene, size, lambda page: None)
     return scene, context, page
@@ -111,8 +113,8 @@ OscillatorNode.prototype.start = function (...args) { window.__tones += 1; retur
 
 
 def _cue(page: Any) -> int:
-    """Play a cue after a gesture (a click on the page's heading); the tones started."""
-    page.click("#play h2, .room-name")
+    """Play a cue after a gesture (a key press); the tones started."""
+    page.keyboard.press("Shift")
     page.evaluate(
         "() => { window.__tones = 0; document.dispatchEvent(new CustomEvent('wordrooms:sound', "
         "{ detail: { name: 'reveal-own' } })); }"
