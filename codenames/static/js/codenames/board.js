@@ -6,8 +6,7 @@ import { IDENTITY, SYMBOL, canGuess, coopSpymaster, cur } from "./common.js";
 export const focus = { pos: null };
 
 // `b`: the board's slice: `play` (phase, mode, team, turn, penalty_owed, proposals,
-// rules.coop_team), `cards`, `seat`, `names`, `fresh` (positions just covered),
-// `lastRevealed`, `focusPos`, `youId`, `language`, `dealt` (a new game just dealt: the cards arrive).
+// rules.coop_team), `cards`, `seat`, `names`, `lastRevealed`, `focusPos`, `youId`, `language`.
 function card(cardState, b) {
   const { play, seat, names } = b;
   const send = cur.send;
@@ -17,7 +16,6 @@ function card(cardState, b) {
   if (identity) classes.push(`id-${identity}`);
   if (cardState.covered) classes.push("covered");
   else if (identity) classes.push("keyed");
-  if (b.fresh.includes(position)) classes.push("reveal");
   if (b.lastRevealed === position) classes.push("last");
   const proposers = Object.entries(play.proposals || {})
     .filter(([, pos]) => pos === position).map(([id]) => names[id] || "?");
@@ -133,13 +131,25 @@ export function watchFit(board) {
 export function board(b) {
   const over = b.play.phase === "over";
   // The cards are in the room's word language, which may not be the page's.
-  const el = h("div", { class: `board${over ? " ended" : ""}${b.dealt ? " dealing" : ""}`, role: "group", "aria-label": _("Board"), lang: b.language || null,
+  return h("div", { class: `board${over ? " ended" : ""}`, role: "group", "aria-label": _("Board"), lang: b.language || null,
     onkeydown: boardKeys, onfocusin: (event) => {
       const target = event.target.closest(".card");
       if (target) focus.pos = Number(target.dataset.position);
     } },
   b.cards.map((c) => card(c, b)));
-  // A new game's cards arrive one after another, row by row (the CSS staggers on --i).
-  if (b.dealt) el.querySelectorAll(".card").forEach((c, i) => c.style.setProperty("--i", i));
-  return el;
+}
+
+// Motion on a board just drawn: a new game's cards arrive one after another (the CSS
+// staggers on --i), the cards just covered flip. Marked on the drawn elements, not in the
+// board's slice: a push that changes nothing on the board (a player's presence) leaves a
+// running animation alone, and one that does redraws the board as it stands, still.
+export function animate(el, { dealt, fresh }) {
+  if (dealt) {
+    el.classList.add("dealing");
+    el.querySelectorAll(".card").forEach((c, i) => c.style.setProperty("--i", i));
+  }
+  for (const position of fresh) {
+    const target = el.querySelector(`#card-${position}`);
+    if (target) target.classList.add("reveal");
+  }
 }
