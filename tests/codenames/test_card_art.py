@@ -2,8 +2,9 @@
 
 The art of a card's identity is drawn from the classes the board already had (``id-…``
 only where the server sent the identity), so an operative's unrevealed cards carry none of
-it; a reveal flips and a deal arrives only on a live change, never on a reduced-motion
-screen; the room bar's sound switch is remembered across a reload (a TV's separately).
+it; a reveal flips, a deal arrives and a win is cheered only on a live change, and never
+on a reduced-motion screen; the room bar's sound switch is remembered across a reload (a
+TV's separately, off until unmuted there).
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ from typing import Any
 
 import pytest
 
-from bench.scenes import PHONE, build_scene, in_thread, open_scene
+from bench.scenes import (
+    CARD_READY,
+    CN_OPERATIVE,
+    CN_STANDARD,
+    PHONE,
+    CodenamesRoom,
+    Scene,
+    build_scene,
+    in_thread,
+    open_scene,
+)
 from tests.conftest import DaphneServer, close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -148,3 +159,35 @@ def test_the_sound_switch_is_remembered_across_a_reload(
     # A cue plays exactly when the switch says sound is on.
     assert [t > 0 for t in tones] == [first == "true", second == "true"], tones
     assert name_text == "Sound"
+
+
+def _one_agent_from_a_win(slug: str) -> tuple[Any, Scene, int]:
+    """A room where the first team's operative has one agent left to find, under a clue
+    of ∞; the scene is that operative's phone."""
+    room = CodenamesRoom(slug, "en", CN_STANDARD)
+    first, _second = room.opening()
+    room.clue(None)
+    *found, last = room.agents(first)
+    for position in found:
+        room.guess(position)
+    return room, room.scene("codenames-win-ahead", CN_OPERATIVE[first], (), CARD_READY), last
+
+
+@pytest.mark.parametrize(("motion", "expected"), [("no-preference", "cn-win"), ("reduce", "none")])
+def test_a_game_won_live_is_cheered_unless_motion_is_reduced(
+    browser: Any, daphne_server: DaphneServer, motion: str, expected: str
+) -> None:
+    room, scene, last = in_thread(lambda: _one_agent_from_a_win(f"cn-win-ahead-{next(_NUMBERS)}"))
+    context, page = open_scene(
+        browser, daphne_server.url, scene, {**PHONE, "reduced_motion": motion}, lambda p: None
+    )
+    cheered_on_load = page.locator(".status.celebrate").count()
+    in_thread(lambda: room.guess(last))
+    handle = page.wait_for_function(
+        """() => { const s = document.querySelector(".status.over");
+                   return s && [s.classList.contains("celebrate"), getComputedStyle(s).animationName]; }"""
+    )
+    celebrate, name = handle.json_value()
+    close_and_settle(context.close, [scene.slug])
+    assert cheered_on_load == 0
+    assert celebrate and name == expected
