@@ -424,8 +424,11 @@ TV_TURN = {"codenames": ".cn-slot-status .status-text", "decrypto": ".dc-status-
 TV_CLUE = {"codenames": ".current-clue .clue-word", "decrypto": ".dc-current .dc-clue"}
 # Anything a visitor could press, bar the cards (focusable for reading, aria-disabled)
 # and the page's skip link (off-screen until focused from a keyboard).
+# A TV keeps two controls of its own: its language and its sound switch (issue 30: a TV's
+# sound is off until someone unmutes it there).
 CONTROLS = (
-    "button:not(:disabled):not([aria-disabled='true']), input:not([type='hidden']):not(:disabled),"
+    "button:not(:disabled):not([aria-disabled='true']):not(#sound-toggle),"
+    " input:not([type='hidden']):not(:disabled),"
     " select:not(:disabled):not(#lang-select), textarea:not(:disabled), summary, a[href]:not(.skip),"
     " [contenteditable]"
 )

@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the room and the games. User text only ever goes
 // through textContent (never innerHTML), so a name like "<b>" shows as typed.
+import { play, soundOn } from "./sound.js";
 
 export const _ = (text) => (window.gettext ? window.gettext(text) : text);
 export const interpolate = (fmt, obj) =>
@@ -72,23 +73,9 @@ export function teamPicker(teams, role, send) {
 }
 
 // ---- turn alerts: a banner, a sound and a buzz when play passes to this player ------------
-// Sound is on unless the player muted it (the room bar's switch).
-export const soundOn = () => localStorage.getItem("sound") !== "off";
-
-let audio = null;
-export function beep() {
-  if (!soundOn()) return;
-  try {
-    audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 660;
-    gain.gain.value = 0.06;
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.15);
-  } catch { /* sound is a nicety */ }
-}
+// Sound is on unless the player muted it (the room bar's switch, sound.js).
+export { soundOn };
+export const beep = () => play("turn");
 
 let bannerTimer = null;
 // `mine`: this player must act now (sound, vibration, the strong look); otherwise a

@@ -1,5 +1,5 @@
 // The room page: one socket, the lobby, and the game module for the room's game.
-import { _, h, toast, announce, interpolate, ngettext, syncClock, serverNow, soundOn, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
+import { _, h, toast, announce, interpolate, ngettext, syncClock, serverNow, TEAM_NAMES, TEAM_SYMBOLS } from "./dom.js";
 import { applyPatch } from "./patch.js";
 import { part, forget, keeping } from "./view.js";
 import { modules, knows, loadGame, useStylesheet } from "./games.js";
@@ -540,21 +540,7 @@ on("copy-link", "click", async (event) => {
 
 on("offline-retry", "click", () => { retry = 0; connect(); });
 
-// ---- sound switch and the rules dialog ------------------------------------------------------
-const soundButton = document.getElementById("sound-toggle");
-function showSound() {
-  const onNow = soundOn();
-  soundButton.dataset.sound = onNow ? "on" : "off";
-  soundButton.querySelector(".label").textContent = onNow ? soundButton.dataset.on : soundButton.dataset.off;
-}
-if (soundButton) {
-  soundButton.addEventListener("click", () => {
-    localStorage.setItem("sound", soundOn() ? "off" : "on");
-    showSound();
-  });
-  showSound();
-}
-
+// ---- the rules dialog (the sound switch is sound.js's) ---------------------------------------
 const howto = document.getElementById("howto");
 on("howto-open", "click", async (event) => {
   const module = modules[state.game];

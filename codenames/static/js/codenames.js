@@ -7,7 +7,7 @@ import { _, h, interpolate, ngettext, turnAlert, TEAM_SYMBOLS } from "./dom.js";
 import { part, forget, slots } from "./view.js";
 import { countdown } from "./ui.js";
 import { IDENTITY, SYMBOL, TEAM, cur, myTurnToAct, numberText, roleWord, seatOf, statusText } from "./codenames/common.js";
-import { board, focus, watchFit } from "./codenames/board.js";
+import { animate, board, focus, watchFit } from "./codenames/board.js";
 import { actions, clueLog } from "./codenames/turn.js";
 import { boardOf, deviceLink, houseRules, lobbyPanel, rulesText, scoreboard } from "./codenames/lobby.js";
 
@@ -106,7 +106,14 @@ export function render(container, state, ctx) {
   }
   forget(container);
   announceRotation(ctx.previous, state, ctx);
+  // Motion and sound mark live changes only: a page load or a resync of the same game
+  // (ctx.previous of the same game number) draws the board as it stands, still.
+  const before = ctx.previous && ctx.previous.game === state.game ? ctx.previous.play : undefined;
+  const dealt = before !== undefined && (!before || before.number !== play.number);
+  const endedNow = Boolean(before && before.number === play.number && before.phase !== "over" && play.phase === "over");
+  const guessing = last.team;
   const fresh = announceChanges(play, ctx);
+  cueSounds(play, seat, { fresh, dealt, endedNow, guessing, live: before !== undefined });
   alertTurn(play, seat);
   const over = play.phase === "over";
   const mine = myTurnToAct(play, seat);
@@ -125,12 +132,14 @@ export function render(container, state, ctx) {
       }))));
   const winner = over ? (play.mode === "coop" ? (play.winner ? play.rules.coop_team : null) : play.winner) : null;
   const bot = over || mine ? null : botActing(play, state.players);
-  part(el.status, { turn: over ? winner || "none" : play.team, over, mine, badge: over ? (winner ? "★" : SYMBOL.assassin) : SYMBOL[play.team],
+  const statusDrawn = part(el.status, { turn: over ? winner || "none" : play.team, over, mine, badge: over ? (winner ? "★" : SYMBOL.assassin) : SYMBOL[play.team],
     text: bot ? interpolate(_("%(name)s is thinking…"), { name: bot }) : statusText(play, seat), bot: Boolean(bot) }, (s) =>
     h("div", { class: `status turn-${s.turn}${s.over ? " over" : ""}${s.mine ? " mine" : ""}${s.bot ? " thinking" : ""}`, role: "status" },
       h("span", { class: "turn-badge", "aria-hidden": "true", text: s.badge }),
       h("span", { class: "status-text", text: s.text }),
       h("span", { class: "countdown", "aria-live": "off", hidden: true, dataset: { countdown: "codenames" } })));
+  // A game won just now is cheered (on the freshly drawn status only: see animate()).
+  if (statusDrawn && endedNow && winner) el.status.firstChild.classList.add("celebrate");
   part(el.news, last.news, (n) => (n ? h("p", { class: `guess-news g-${n.right ? "right" : "wrong"} g-${n.identity}`, id: "guess-news" },
     h("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[n.identity] || "" }), n.text) : null));
   const seatedNow = editable(state.you);
@@ -151,9 +160,13 @@ export function render(container, state, ctx) {
   part(el.actions, { play: turn, seat, mine: proposal === undefined ? null : proposal,
     mineWord: proposal === undefined ? null : play.cards[proposal].word, covered: play.cards.map((c) => c.covered) },
   (a) => h("div", { class: "actions" }, actions(a)));
-  const redrawn = part(el.board, { play: turn, cards: play.cards, seat, names, fresh: [...fresh], lastRevealed: last.revealed,
+  const redrawn = part(el.board, { play: turn, cards: play.cards, seat, names, lastRevealed: last.revealed,
     focusPos: focus.pos, youId: cur.youId, language: state.language || null }, board);
-  if (redrawn) watchFit(el.board.querySelector(".board"));
+  if (redrawn) {
+    const drawn = el.board.querySelector(".board");
+    watchFit(drawn);
+    animate(drawn, { dealt, fresh });
+  }
   // The control just used went away (End turn, Confirm): focus stays in the game, on the
   // next action or else the board's card, never dropped to the page.
   if (actionFocused && !el.actions.contains(document.activeElement)) {
@@ -177,6 +190,30 @@ export function render(container, state, ctx) {
   countdown("codenames", over ? null : play.deadline, { format: (text) => `⏳ ${text}`, onUp: () => turnAlert(_("Time's up!")) });
   const focusWord = document.getElementById("clue-word");
   if (focusWord && document.activeElement === document.body && !matchMedia("(pointer: coarse)").matches) focusWord.focus();
+}
+
+// The sounds of what just happened (sound.js plays them, if this device has sound on).
+const sound = (name) => document.dispatchEvent(new CustomEvent("wordrooms:sound", { detail: { name } }));
+function cueSounds(play, seat, { fresh, dealt, endedNow, guessing, live }) {
+  const newClue = play.clue && last.clueCued !== last.clueKey;
+  last.clueCued = last.clueKey;
+  if (!live) return;
+  if (dealt) sound("deal");
+  // A card is "own" for the guessing team's side: a spectator hears the turn's point of view.
+  const side = ["red", "blue"].includes(seat.team) ? seat.team : guessing;
+  let revealed = false;
+  for (const position of fresh) {
+    const identity = play.cards[position].identity;
+    revealed = true;
+    sound(identity === "assassin" ? "reveal-assassin" : identity === "bystander" ? "reveal-bystander"
+      : identity === side ? "reveal-own" : "reveal-opponent");
+  }
+  if (newClue) sound("clue");
+  if (endedNow) {
+    const won = play.mode === "coop" ? Boolean(play.winner) : !["red", "blue"].includes(seat.team) || seat.team === play.winner;
+    // After the reveal's own cue, not over it.
+    setTimeout(() => sound(won ? "win" : "lose"), revealed ? 400 : 0);
+  }
 }
 
 // What changed since the last push: said to screen readers, and the newly covered cards

@@ -6,8 +6,7 @@ import { IDENTITY, SYMBOL, canGuess, coopSpymaster, cur } from "./common.js";
 export const focus = { pos: null };
 
 // `b`: the board's slice: `play` (phase, mode, team, turn, penalty_owed, proposals,
-// rules.coop_team), `cards`, `seat`, `names`, `fresh` (positions just covered),
-// `lastRevealed`, `focusPos`, `youId`, `language`.
+// rules.coop_team), `cards`, `seat`, `names`, `lastRevealed`, `focusPos`, `youId`, `language`.
 function card(cardState, b) {
   const { play, seat, names } = b;
   const send = cur.send;
@@ -17,7 +16,6 @@ function card(cardState, b) {
   if (identity) classes.push(`id-${identity}`);
   if (cardState.covered) classes.push("covered");
   else if (identity) classes.push("keyed");
-  if (b.fresh.includes(position)) classes.push("reveal");
   if (b.lastRevealed === position) classes.push("last");
   const proposers = Object.entries(play.proposals || {})
     .filter(([, pos]) => pos === position).map(([id]) => names[id] || "?");
@@ -52,7 +50,8 @@ function card(cardState, b) {
     type: "button",
     id: `card-${position}`,
     tabindex: position === b.focusPos ? 0 : -1,
-    dataset: { position },
+    // The word again for the card's upside-down print (drawn by CSS, never read aloud).
+    dataset: { position, word: cardState.word },
     "aria-label": [cardState.word, label, cardState.covered ? _("covered") : null, found, mine ? _("your proposal: press again to confirm") : null,
       proposers.length ? interpolate(_("proposed by %(names)s"), { names: proposers.join(", ") }) : null]
       .filter(Boolean).join(", "),
@@ -138,4 +137,19 @@ export function board(b) {
       if (target) focus.pos = Number(target.dataset.position);
     } },
   b.cards.map((c) => card(c, b)));
+}
+
+// Motion on a board just drawn: a new game's cards arrive one after another (the CSS
+// staggers on --i), the cards just covered flip. Marked on the drawn elements, not in the
+// board's slice: a push that changes nothing on the board (a player's presence) leaves a
+// running animation alone, and one that does redraws the board as it stands, still.
+export function animate(el, { dealt, fresh }) {
+  if (dealt) {
+    el.classList.add("dealing");
+    el.querySelectorAll(".card").forEach((c, i) => c.style.setProperty("--i", i));
+  }
+  for (const position of fresh) {
+    const target = el.querySelector(`#card-${position}`);
+    if (target) target.classList.add("reveal");
+  }
 }
