@@ -161,3 +161,20 @@ def test_home_boards_move_unless_asked_not_to(daphne_server: Any, open_page: Any
         assert tile == ["none", "1"] and bar == "none", (tile, bar)
     else:
         assert tile[0] == "mini-turn" and bar == "mini-write", (tile, bar)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "shown"), [(360, False), (1280, True)])
+def test_the_invitation_qr_code_shows_beside_the_link_on_a_wide_screen(
+    daphne_server: Any, open_page: Any, width: int, shown: bool
+) -> None:
+    """A laptop shows the room's QR code without a tap; a phone keeps it folded (a tap on
+    "Show QR code" away), the link and its Copy button first."""
+    page = open_page(viewport={"width": width, "height": 800})
+    page.goto(daphne_server.url + "/r/qr-landing/?game=codenames")
+    page.wait_for_selector("#copy-link")
+    assert page.locator(".share .qr-code svg").is_visible() is shown
+    if not shown:
+        page.click(".share .qr summary")
+        assert page.locator(".share .qr-code svg").is_visible()
