@@ -178,3 +178,18 @@ def test_the_invitation_qr_code_shows_beside_the_link_on_a_wide_screen(
     if not shown:
         page.click(".share .qr summary")
         assert page.locator(".share .qr-code svg").is_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/", "/r/dark-landing/?game=decrypto"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_home_and_landing_read_in_the_dark(daphne_server: Any, open_page: Any, path: str, width: int) -> None:
+    """The boards, the cards and the landing's team buttons hold the screen checks (axe,
+    14 px text, no sideways scroll) in the dark colour scheme too."""
+    from tests.test_screens import axe_violations, horizontal_scroll, small_text
+
+    page = open_page(viewport={"width": width, "height": 800}, color_scheme="dark")
+    page.goto(daphne_server.url + path)
+    problems = axe_violations(page) + small_text(page) + horizontal_scroll(page, width)
+    assert problems == [], problems
