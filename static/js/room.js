@@ -478,7 +478,8 @@ function render(previous) {
   } else if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   renderSeatLabel(module);
   if (module) showDeal(previous);
-  document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
+  // A fresh room keeps the page's title, which names the game its link asked for.
+  if (!fresh) document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
   chat.update(state);
   keepAwake(wantsAwake());
