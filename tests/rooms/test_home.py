@@ -195,3 +195,16 @@ def test_home_and_landing_read_in_the_dark(daphne_server: Any, open_page: Any, p
     page.goto(daphne_server.url + path)
     problems = axe_violations(page) + small_text(page) + horizontal_scroll(page, width)
     assert problems == [], problems
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
+def test_the_first_games_one_tap_is_in_a_phones_first_screen(
+    daphne_server: Any, open_page: Any, locale: str
+) -> None:
+    from tests.test_screens import primary_out_of_reach
+
+    page = open_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale=locale)
+    page.goto(daphne_server.url + "/")
+    assert primary_out_of_reach(page, (".game-go button",), 360, 740) == []
