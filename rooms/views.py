@@ -155,7 +155,11 @@ def _room_page(
     if state is None:
         state = room_state(slug=slug, uid=request.session.get("uid"))
     link = request.build_absolute_uri(reverse("room", args=[slug]))
+    # A stored room plays its own game; one nobody has joined yet, the game its link asked
+    # for (the home page's one tap): its landing names that game and loads its files.
     chosen_game = request.GET.get("game", "")
+    if state["stored"] or chosen_game not in game_names():
+        chosen_game = state["game"]
     context = {
         "slug": slug,
         "state": state,
@@ -166,8 +170,10 @@ def _room_page(
         ),
         "joined": state["you"] is not None,
         "default_name": "" if table else request.session.get("name", ""),
-        "chosen_game": chosen_game if chosen_game in game_names() else state["game"],
-        "game_title": get_game(state["game"]).title,
+        "chosen_game": chosen_game,
+        "game_title": get_game(chosen_game).title,
+        # Who is in the room already, for the landing's welcome (names are public in the room).
+        **_here([p["name"] for p in state["players"] if not p.get("bot")]),
         "games": [get_game(name) for name in game_names()],
         # The TV's lobby names the game being set up (the room may switch while it waits).
         "game_titles": {name: str(get_game(name).title) for name in game_names()} if table else {},
@@ -180,12 +186,18 @@ def _room_page(
     # Each game's script and stylesheet, by their static (in production hashed) URLs: the
     # page loads the room's game now and another one only when the room switches to it.
     context["game_assets"] = {name: _assets(name) for name in game_names()}
-    context["assets"] = context["game_assets"][state["game"]]
+    context["assets"] = context["game_assets"][chosen_game]
     response = render(request, "rooms/room.html", context, status=status)
     # A room's page shows live, personal state: never cache or share it.
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _here(names: list[str], shown: int = 4) -> dict[str, Any]:
+    """The landing's "who is here": how many, and the first few names (then an ellipsis)."""
+    listed = ", ".join(names[:shown]) + ("…" if len(names) > shown else "")
+    return {"here_count": len(names), "here_names": listed}
 
 
 def _assets(name: str) -> dict[str, str]:

@@ -454,8 +454,13 @@ function render(previous) {
   renderWords();
   foldLobby();
   const play = document.getElementById("play");
-  const module = modules[state.game];
-  if (!module && knows(state.game)) {
+  // A room nobody has joined yet has no game of its own (the server's state names the
+  // default one, not the game its link asked for): its landing is the join form and the
+  // invitation, with no game's lobby under them.
+  const fresh = !state.stored && !tableView;
+  root.classList.toggle("fresh", fresh);
+  const module = fresh ? null : modules[state.game];
+  if (!fresh && !module && knows(state.game)) {
     loadGame(state.game).then(() => render(null), (error) => console.error(error));
   }
   if (module !== gameModule) {
@@ -473,7 +478,8 @@ function render(previous) {
   } else if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   renderSeatLabel(module);
   if (module) showDeal(previous);
-  document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
+  // A fresh room keeps the page's title, which names the game its link asked for.
+  if (!fresh) document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
   document.body.dataset.game = state.game;
   chat.update(state);
   keepAwake(wantsAwake());
