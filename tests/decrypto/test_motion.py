@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench.scenes import LAPTOP, _dc_guessing, in_thread, open_scene
+from bench.scenes import DC_STANDARD, LAPTOP, _dc_guessing, _dc_midgame, in_thread, open_scene
 from tests.conftest import close_and_settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,5 +52,26 @@ def test_a_token_won_live_drops_in_with_its_cue_and_reduced_motion_stills_it(
         found = page.evaluate(ANIMATIONS)
         assert found == {"chip": chip, "code": code, "team": "black"}
         assert "token" in page.evaluate("window.__cues")
+    finally:
+        close_and_settle(context.close, [slug])
+
+
+def test_the_clues_arriving_live_cue_clue_for_a_player_who_must_intercept(
+    browser: Any, daphne_server: Any
+) -> None:
+    slug = f"dc-motion-clue-{next(_ROOMS)}"
+    room = in_thread(lambda: _dc_midgame(slug, "en"))
+    encryptor = in_thread(lambda: room.encryptor("black"))
+    viewer = next(name for name, team, _role in DC_STANDARD if team == "black" and name != encryptor)
+    scene = room.scene("decrypto-clues", viewer, (), ".dc-game")
+    context, page = open_scene(
+        browser, daphne_server.url, scene, LAPTOP, lambda p: p.add_init_script(RECORD_CUES)
+    )
+    try:
+        assert page.evaluate("window.__cues") == []
+        in_thread(room.submit_all)  # both Encryptors send: White's clues are guessed first
+        page.wait_for_selector("#dc-lock-guess")
+        page.wait_for_function("window.__cues.length > 0")
+        assert page.evaluate("window.__cues") == ["clue"]
     finally:
         close_and_settle(context.close, [slug])
