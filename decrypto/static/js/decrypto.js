@@ -197,31 +197,26 @@ function liveStep(play, state, previous) {
     && state.version - previous.version <= 2 ? before : null;
 }
 
-const tokenCount = (teams, team, kind) => teams[team][kind];
-
-// A won token drops into its tray; the end's winner arrives; one sound cue for the
-// change (static/js/sound.js plays it, if the player wants sound), the weightiest first.
+// A won token drops into its tray, a new code turns up on the Encryptor's dials, the
+// winner arrives; one sound cue for the change (static/js/sound.js plays it, if the
+// player wants sound), the weightiest first.
 function liveChange(play, before, root) {
+  const mark = (sel, cls) => { const el = root.querySelector(sel); if (el) el.classList.add(cls); };
   let cue = null;
   for (const team of ["white", "black"]) {
-    ["interceptions", "miscommunications"].forEach((kind, k) => {
-      const was = tokenCount(before.teams, team, kind);
-      for (let i = was; i < Math.min(2, tokenCount(play.teams, team, kind)); i++) {
-        const chip = root.querySelectorAll(`.dc-score[data-team="${team}"] .dc-tokens-${k ? "mis" : "int"} .dc-chip`)[i];
-        if (chip) chip.classList.add("dc-chip-new");
+    for (const [kind, tray] of [["interceptions", "int"], ["miscommunications", "mis"]]) {
+      for (let i = before.teams[team][kind]; i < Math.min(2, play.teams[team][kind]); i++) {
+        mark(`.dc-score[data-team="${team}"] .dc-tokens-${tray} .dc-chip:nth-child(${i + 1})`, "dc-chip-new");
         cue = "token";
       }
-    });
+    }
   }
-  // A new code on the Encryptor's screen turns up on its dials.
-  const code = root.querySelector(".dc-code");
-  if (code && play.encryptor && (!before.encryptor || before.round !== play.round)) code.classList.add("dc-code-live");
+  if (play.encryptor && (!before.encryptor || before.round !== play.round)) mark(".dc-code", "dc-code-live");
   const key = (p) => (p.current && p.current.clues ? `${p.round}:${p.current.team}` : null);
   const mine = (p) => p.phase !== "over" && p.seat.tasks.length > 0;
+  const team = play.seat.team;
   if (play.phase === "over" && before.phase !== "over") {
-    const end = root.querySelector(".dc-end");
-    if (end) end.classList.add("dc-end-live");
-    const team = play.seat.team;
+    mark(".dc-end", "dc-end-live");
     if (team && play.outcome && !play.seat.is_spectator) cue = play.outcome.winners.includes(team) ? "win" : "lose";
   } else if (!cue && key(play) && key(play) !== key(before)) cue = "clue";
   else if (!cue && mine(play) && (!mine(before) || before.phase !== play.phase || before.round !== play.round)) cue = "turn";
