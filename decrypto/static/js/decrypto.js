@@ -188,6 +188,41 @@ function alertTurn(play) {
   else if (mine && (!previous.mine || previous.key !== key)) turnAlert(`${_("Your turn")}: ${TASKS[play.seat.tasks[0]] || ""}`.replace(/: $/, ""), { mine: true });
 }
 
+// ---- motion and sound at a live change ---------------------------------------------------
+// Only a step of the game seen as it happens: a state that arrives on reconnecting may
+// skip many moves (its version jumps), and a page just opened has nothing to compare.
+function liveStep(play, state, previous) {
+  const before = previous && previous.game === state.game && previous.play;
+  return before && before.number === play.number && state.version > previous.version
+    && state.version - previous.version <= 2 ? before : null;
+}
+
+// A won token drops into its tray, a new code turns up on the Encryptor's dials, the
+// winner arrives; one sound cue for the change (static/js/sound.js plays it, if the
+// player wants sound), the weightiest first.
+function liveChange(play, before, root) {
+  const mark = (sel, cls) => { const el = root.querySelector(sel); if (el) el.classList.add(cls); };
+  let cue = null;
+  for (const team of ["white", "black"]) {
+    for (const [kind, tray] of [["interceptions", "int"], ["miscommunications", "mis"]]) {
+      for (let i = before.teams[team][kind]; i < Math.min(2, play.teams[team][kind]); i++) {
+        mark(`.dc-score[data-team="${team}"] .dc-tokens-${tray} .dc-chip:nth-child(${i + 1})`, "dc-chip-new");
+        cue = "token";
+      }
+    }
+  }
+  if (play.encryptor && (!before.encryptor || before.round !== play.round)) mark(".dc-code", "dc-code-live");
+  const key = (p) => (p.current && p.current.clues ? `${p.round}:${p.current.team}` : null);
+  const mine = (p) => p.phase !== "over" && p.seat.tasks.length > 0;
+  const team = play.seat.team;
+  if (play.phase === "over" && before.phase !== "over") {
+    mark(".dc-end", "dc-end-live");
+    if (team && play.outcome && !play.seat.is_spectator) cue = play.outcome.winners.includes(team) ? "win" : "lose";
+  } else if (!cue && key(play) && key(play) !== key(before)) cue = "clue";
+  else if (!cue && mine(play) && (!mine(before) || before.phase !== play.phase || before.round !== play.round)) cue = "turn";
+  if (cue) document.dispatchEvent(new CustomEvent("wordrooms:sound", { detail: { name: cue } }));
+}
+
 const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object[key]]));
 const guessShown = (guess) => guess && { task: guess.task, locked: guess.locked, can_edit: guess.can_edit };
 
@@ -262,6 +297,8 @@ export function render(container, state, ctx) {
   part(el.abandon, { shown: !over && canPlay(state.you) && !state.you.device }, abandonSlot);
   announce(play, ctx);
   alertTurn(play);
+  const before = liveStep(play, state, ctx.previous);
+  if (before) liveChange(play, before, el.root);
   lastHistory = play.history.length;
   // Nothing to do now (the clue phase, for most): the papers take the whole width.
   el.root.classList.toggle("dc-main-empty", !el.root.querySelector(".dc-main > .dc-slot:not(:empty)"));

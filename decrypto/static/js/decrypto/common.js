@@ -57,5 +57,5 @@ export const seatColour = (team) => cur.look.colours[team] || team;
 export function teamTag(team, extra = "") {
   const colour = seatColour(team);
   return h("span", { class: `dc-team-tag dc-${colour}${extra}` },
-    h("span", { class: "dc-sym", "aria-hidden": "true", text: TEAM_SYMBOLS[colour] }), teamName(team));
+    h("span", { class: "dc-sym", "aria-hidden": "true", text: TEAM_SYMBOLS[colour] }), h("span", { class: "dc-tag-name", text: teamName(team) }));
 }

@@ -17,18 +17,18 @@ function roleName(role) {
     interceptor: _("the Interceptor"), spectator: _("spectator") }[role] || role;
 }
 
+// A team's tray: two chip slots per kind, the won ones filled (a screen reader reads the count).
+function tray(kind, n, title, said) {
+  return h("span", { class: `dc-tokens-${kind}`, title },
+    [0, 1].map((i) => h("span", { class: `dc-chip${i < n ? " dc-chip-won" : ""}`, "aria-hidden": "true" })),
+    h("span", { class: "visually-hidden", text: said }));
+}
+
 function tokens(teams, team) {
   const t = teams[team];
-  // Compact on a phone: ✔ and ✘ with the counts; the words are there for screen readers.
-  const parts = [h("span", { class: "dc-tokens-int", title: _("Interception tokens") },
-    h("span", { class: "dc-pip", "aria-hidden": "true", text: "✔" }),
-    h("span", { "aria-hidden": "true", text: `${t.interceptions}/2` }),
-    h("span", { class: "visually-hidden", text: interpolate(_("Interceptions %(n)s/2"), { n: t.interceptions }) }))];
+  const parts = [tray("int", t.interceptions, _("Interception tokens"), interpolate(_("Interceptions %(n)s/2"), { n: t.interceptions }))];
   if (!isInterceptorMode()) {
-    parts.push(h("span", { class: "dc-tokens-mis", title: _("Miscommunication tokens") },
-      h("span", { class: "dc-pip", "aria-hidden": "true", text: "✘" }),
-      h("span", { "aria-hidden": "true", text: `${t.miscommunications}/2` }),
-      h("span", { class: "visually-hidden", text: interpolate(_("Miscommunications %(n)s/2"), { n: t.miscommunications }) })));
+    parts.push(tray("mis", t.miscommunications, _("Miscommunication tokens"), interpolate(_("Miscommunications %(n)s/2"), { n: t.miscommunications })));
   }
   return h("li", { class: `dc-score dc-${seatColour(team)}`, dataset: { team } }, teamTag(team), ...parts);
 }
