@@ -12,8 +12,12 @@ from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.health import with_health_checks  # noqa: E402
-from rooms import drain  # noqa: E402
+from rooms import deployment, drain  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+# A Redis prefix claimed by another database's deployment: exit with the reason (before
+# any socket could hear that deployment's games).
+deployment.check_at_start()
 
 
 def _close_bad_sockets_with_a_reason() -> None:

@@ -135,6 +135,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # deployments that share one Redis server (production and staging, say) never hear or
 # count each other: Pub/Sub ignores database numbers.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "wordrooms")
+# The prefix is claimed by this deployment's database (rooms/deployment.py): a process on
+# another database refuses to start on it.
+DEPLOYMENT_GUARD = True
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
