@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.logs import logging_config
+from config.logs import FORMATS, logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -245,6 +245,7 @@ PRESENCE_JUDGE_SECONDS = float(os.environ.get("PRESENCE_JUDGE_SECONDS", "5"))
 # Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
 # (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+LOG_FORMATS = FORMATS  # the known ones, for the system check (rooms/checks.py)
 LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"))
 
 # The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
