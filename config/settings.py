@@ -246,7 +246,10 @@ PRESENCE_JUDGE_SECONDS = float(os.environ.get("PRESENCE_JUDGE_SECONDS", "5"))
 # (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOG_FORMATS = FORMATS  # the known ones, for the system check (rooms/checks.py)
-LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"))
+# ACCESS_LOG: a line per request and per socket (config/access.py), whatever LOG_LEVEL.
+LOGGING = logging_config(
+    LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"), access=_env_bool("ACCESS_LOG", False)
+)
 
 # The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
 # process: on for `make run`; false for the Daphne processes of a site that runs
