@@ -115,7 +115,7 @@ async def redis_ok() -> tuple[bool | None, bool]:
     pipe.ping()
     if mine is not None:
         # Claimed again if Redis lost it (a restart): the prefix stays this database's.
-        pipe.set(deployment.key(), mine, nx=True)
+        pipe.set(deployment.key(), mine, nx=True, ex=deployment.CLAIM_SECONDS)
         pipe.get(deployment.key())
     try:
         answers = await asyncio.wait_for(pipe.execute(), CHECK_TIMEOUT)

@@ -26,6 +26,9 @@ from django.db import connection
 log = logging.getLogger(__name__)
 
 TIMEOUT = 0.8  # seconds Redis gets to answer at start
+# A claim lasts a week, renewed at each start; /readyz makes it again when it has gone. A
+# deployment taken down for good frees its prefix by itself.
+CLAIM_SECONDS = 7 * 24 * 3600
 
 
 class Conflict(Exception):
@@ -98,15 +101,16 @@ def claim(force: bool = False) -> str:
     client = _client()
     try:
         if force:
-            client.set(key(), mine)  # type: ignore[attr-defined]
+            client.set(key(), mine, ex=CLAIM_SECONDS)  # type: ignore[attr-defined]
             return mine
         pipe = client.pipeline()  # type: ignore[attr-defined]
-        pipe.set(key(), mine, nx=True)
+        pipe.set(key(), mine, nx=True, ex=CLAIM_SECONDS)
         pipe.get(key())
         _, theirs = pipe.execute()
+        decide(mine, theirs)
+        client.expire(key(), CLAIM_SECONDS)  # type: ignore[attr-defined]
     finally:
         client.close()  # type: ignore[attr-defined]
-    decide(mine, theirs)
     return mine
 
 

@@ -49,6 +49,9 @@ def guarded(settings: Any, redis_url: str) -> Iterator[redis.Redis]:
 def test_the_first_process_claims_the_prefix_and_the_next_ones_share_it(guarded: redis.Redis) -> None:
     mine = deployment.claim()
     assert guarded.get(deployment.key()) == mine.encode()
+    assert (
+        0 < guarded.ttl(deployment.key()) <= deployment.CLAIM_SECONDS
+    )  # a prefix left for good frees itself
     assert deployment.claim() == mine  # a restart, or the site's second process
     deployment.check_at_start()
 
@@ -97,6 +100,7 @@ def test_readyz_claims_the_prefix_again_after_redis_lost_it(guarded: redis.Redis
     guarded.delete(deployment.key())  # a Redis restart keeps nothing
     assert asyncio.run(health.readiness())[0] == 200
     assert guarded.get(deployment.key()) == deployment.identity().encode()
+    assert guarded.ttl(deployment.key()) > 0
 
 
 def test_the_operator_can_give_the_prefix_to_a_moved_database(guarded: redis.Redis) -> None:
