@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint format messages translations install install-prod clean bench loadtest screenshots bots-data \
-	deploy-check
+	deploy-check upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,12 @@ loadtest: $(STAMP)
 # drops its own database). Health, a game through the proxy, forged addresses, a drain.
 deploy-check: $(STAMP) messages
 	$(BIN)/python -m deploy.check
+
+# The previous release (deploy/PREVIOUS_RELEASE, from git history) on a database migrated by
+# this checkout, behind nginx with games in progress: this release's migrate while it runs,
+# a rolling restart to this release, and the rollback (docs/operations.md "Upgrades").
+upgrade-check: $(STAMP) messages
+	$(BIN)/python -m deploy.upgrade
 
 # Every screen of both games, every role, English and Italian, phone/laptop (+TV for the
 # table view): PNGs in screenshots/<language>/<size>/ for people to review.

@@ -11,9 +11,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.access import with_access_log  # noqa: E402
 from config.health import with_health_checks  # noqa: E402
-from rooms import drain  # noqa: E402
+from rooms import deployment, drain  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
+
+# A Redis prefix claimed by another database's deployment: exit with the reason (before
+# any socket could hear that deployment's games).
+deployment.check_at_start()
 
 
 def _close_bad_sockets_with_a_reason() -> None:
@@ -35,14 +40,17 @@ def _close_bad_sockets_with_a_reason() -> None:
 
 _close_bad_sockets_with_a_reason()
 
-application = ProtocolTypeRouter(
-    {
-        # /healthz and /readyz first: no Host check, no HTTPS redirect (config/health.py).
-        "http": with_health_checks(django_asgi_app),
-        # Cookies only: the room socket reads the one session value it needs itself, once
-        # (Channels' session middleware would wrap every frame sent to check for a save).
-        "websocket": AllowedHostsOriginValidator(CookieMiddleware(URLRouter(websocket_urlpatterns))),
-    }
+# Outermost: every request and socket gets its id before anything could log a line of it.
+application = with_access_log(
+    ProtocolTypeRouter(
+        {
+            # /healthz and /readyz first: no Host check, no HTTPS redirect (config/health.py).
+            "http": with_health_checks(django_asgi_app),
+            # Cookies only: the room socket reads the one session value it needs itself, once
+            # (Channels' session middleware would wrap every frame sent to check for a save).
+            "websocket": AllowedHostsOriginValidator(CookieMiddleware(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
 
 # On SIGTERM, close the sockets with 1012 and count their players out before exiting.

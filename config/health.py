@@ -7,9 +7,11 @@ sessions, CSRF or templates cost anything.
 
 - ``/healthz``: the process's event loop answers. Touches nothing.
 - ``/readyz``: the database answers ``SELECT 1`` and, when ``REDIS_URL`` is set, Redis
-  answers ``PING``, each within ``CHECK_TIMEOUT`` seconds; 200, or 503 naming what failed
-  (``{"database": "ok", "redis": "down"}``). No error text: it could carry an address or
-  a password.
+  answers ``PING``, each within ``CHECK_TIMEOUT`` seconds (so a hung one costs under a
+  second), and this deployment's Redis prefix is not another database's
+  (rooms/deployment.py); 200, or 503 naming what failed (``{"database": "ok", "redis":
+  "down"}``, ``"deployment": "conflict"``). No error text: it could carry an address or a
+  password.
 
 The database check runs on a thread of its own that keeps its connection, so a probe
 every few seconds opens no connection, and a hung database cannot tie up the threads
@@ -26,7 +28,7 @@ from typing import Any
 
 from django.conf import settings
 
-CHECK_TIMEOUT = 2.0  # seconds each dependency gets to answer
+CHECK_TIMEOUT = 0.8  # seconds each dependency gets to answer: /readyz answers within 1 s
 PATHS = ("/healthz", "/readyz", "/metrics")
 
 Scope = dict[str, Any]
@@ -36,6 +38,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _executor: ThreadPoolExecutor | None = None
 _redis: Any = None
+_identity: str | None = None  # this process's database (rooms.deployment), read once
 
 
 def _database_thread_setup() -> None:
@@ -45,7 +48,7 @@ def _database_thread_setup() -> None:
     connection = connections["default"]
     options = dict(connection.settings_dict.get("OPTIONS", {}))
     if connection.vendor == "postgresql":
-        options["connect_timeout"] = int(CHECK_TIMEOUT)
+        options["connect_timeout"] = 1  # whole seconds (0 would wait forever)
     connection.settings_dict = {
         **connection.settings_dict,
         "CONN_MAX_AGE": None,
@@ -55,6 +58,7 @@ def _database_thread_setup() -> None:
 
 
 def _select_one() -> None:
+    global _identity
     from django.db import close_old_connections, connection
 
     # Drops a connection found broken last time, so a database back up is seen again.
@@ -63,6 +67,10 @@ def _select_one() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        if _identity is None and settings.REDIS_URL and getattr(settings, "DEPLOYMENT_GUARD", True):
+            from rooms import deployment
+
+            _identity = deployment.identity()
     except Exception:
         # A broken connection must not be kept for the next probe.
         connection.close()
@@ -83,12 +91,15 @@ async def database_ok() -> bool:
     return True
 
 
-async def redis_ok() -> bool | None:
-    """True or False; None when the site runs without Redis."""
+async def redis_ok() -> tuple[bool | None, bool]:
+    """Whether Redis answers (None when the site runs without Redis), and whether this
+    deployment's prefix is another database's (known once the database answered)."""
     global _redis
     if not settings.REDIS_URL:
-        return None
+        return None, False
     import redis.asyncio
+
+    from rooms import deployment
 
     loop = asyncio.get_running_loop()
     if _redis is None or _redis[0] is not loop:
@@ -99,18 +110,35 @@ async def redis_ok() -> bool | None:
             max_connections=2,
         )
         _redis = (loop, client)
+    mine = _identity
+    pipe = _redis[1].pipeline(transaction=False)
+    pipe.ping()
+    if mine is not None:
+        # Claimed again if Redis lost it (a restart): the prefix stays this database's.
+        pipe.set(deployment.key(), mine, nx=True, ex=deployment.CLAIM_SECONDS)
+        pipe.get(deployment.key())
     try:
-        return bool(await asyncio.wait_for(_redis[1].ping(), CHECK_TIMEOUT))
+        answers = await asyncio.wait_for(pipe.execute(), CHECK_TIMEOUT)
     except Exception:
-        return False
+        return False, False
+    try:
+        if mine is not None:
+            deployment.decide(mine, answers[2])
+    except deployment.Conflict:
+        return True, True
+    return bool(answers[0]), False
 
 
 async def readiness() -> tuple[int, dict[str, str]]:
-    database, redis = await asyncio.gather(database_ok(), redis_ok())
+    # Side by side: a hung one costs CHECK_TIMEOUT, not the sum. The database's identity,
+    # read by its first answered probe, is checked against Redis from the next one on.
+    database, (redis, conflict) = await asyncio.gather(database_ok(), redis_ok())
     body = {"database": "ok" if database else "down"}
     if redis is not None:
         body["redis"] = "ok" if redis else "down"
-    ready = database and redis is not False
+    if conflict:
+        body["deployment"] = "conflict"
+    ready = database and redis is not False and not conflict
     return (200 if ready else 503), {"status": "ok" if ready else "unavailable", **body}
 
 

@@ -4,6 +4,11 @@
 message``; ``LOG_FORMAT=json`` one JSON object per line (``time``, ``level``, ``logger``,
 ``message`` and, with a traceback, ``exception``) for a log collector.
 
+Every line written while a request or a socket is being served names it (``Context``):
+``[r1f2e3d4c 203.0.113.9]`` in text, ``"id"`` and ``"client"`` in JSON, the id made by the
+access log (config/access.py) and the address as the proxy-trust logic resolved it
+(Daphne's ``--proxy-headers``). Shared work (the hub's tasks, the clock) names none.
+
 No line carries a game's secret (``Secrets``, on the handler whatever the format or
 level): a database error keeps its class and first line, never the row or values the
 server quotes after it ("DETAIL: Failing row contains (…)", a key's value), SQL logged
@@ -13,11 +18,14 @@ token is cut from any path.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import time
 import traceback
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 FORMATS = ("text", "json")
@@ -31,6 +39,40 @@ _QUOTED = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'')
 _DEVICE_LINK = re.compile(r"(/device/)[A-Za-z0-9_-]+")
 WITHHELD = "(withheld)"
 SQL_LOGGERS = ("django.db.backends",)
+
+
+@dataclass(frozen=True)
+class Work:
+    """A request or a socket being served: its id, its client's address, and the task
+    that serves it (tasks it starts, such as the hub's shared loops, are not its work)."""
+
+    id: str
+    client: str | None
+    task: object | None
+
+
+current_work: ContextVar[Work | None] = ContextVar("wordrooms_work", default=None)
+
+
+def work_of_this_line() -> Work | None:
+    work = current_work.get()
+    if work is None:
+        return None
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # a thread running the work's synchronous part (asgiref copies the context)
+        return work
+    return work if task is None or task is work.task else None
+
+
+class Context(logging.Filter):
+    """Names the request or socket whose work wrote the line (``work_id``, ``client``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        work = work_of_this_line()
+        if work is not None and not hasattr(record, "work_id"):
+            record.work_id, record.client = work.id, work.client
+        return True
 
 
 def _is_database_error(error: BaseException) -> bool:
@@ -117,6 +159,14 @@ class TextFormatter(logging.Formatter):
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
         return _utc_iso(record)
 
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        work_id = getattr(record, "work_id", None)
+        if work_id is None:
+            return line
+        head = f"{record.asctime} {record.levelname} {record.name}"
+        return f"{head} [{work_id} {getattr(record, 'client', None) or '-'}]{line[len(head) :]}"
+
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
@@ -126,6 +176,12 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        work_id = getattr(record, "work_id", None)
+        if work_id is not None:
+            line["id"], line["client"] = work_id, getattr(record, "client", None)
+        access = getattr(record, "access", None)
+        if isinstance(access, dict):
+            line.update(access)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
@@ -133,17 +189,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def logging_config(log_format: str, level: str) -> dict[str, Any]:
+ACCESS_LOGGER = "wordrooms.access"
+
+
+def logging_config(log_format: str, level: str, access: bool = False) -> dict[str, Any]:
     """The LOGGING setting for ``LOG_FORMAT`` (an unknown one falls back to text; a
-    system check says so)."""
+    system check says so); ``access``: a line per request and per socket (config/access.py)
+    whatever ``level``."""
     formatter = JsonFormatter if log_format == "json" else TextFormatter
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"site": {"()": formatter}},
-        "filters": {"secrets": {"()": Secrets}},
+        "filters": {"context": {"()": Context}, "secrets": {"()": Secrets}},
         "handlers": {
-            "console": {"class": "logging.StreamHandler", "formatter": "site", "filters": ["secrets"]}
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "site",
+                "filters": ["context", "secrets"],
+            }
+        },
+        "loggers": {
+            ACCESS_LOGGER: {"level": "INFO" if access else "WARNING"},
+            # Django's own handler for DEBUG (plain text, no filter) goes: its lines come
+            # through this one, in this format, scrubbed.
+            "django": {"handlers": [], "level": level, "propagate": True},
         },
         "root": {"handlers": ["console"], "level": level},
     }

@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.logs import logging_config
+from config.logs import FORMATS, logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -135,6 +135,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # deployments that share one Redis server (production and staging, say) never hear or
 # count each other: Pub/Sub ignores database numbers.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "wordrooms")
+# The prefix is claimed by this deployment's database (rooms/deployment.py): a process on
+# another database refuses to start on it.
+DEPLOYMENT_GUARD = True
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -242,7 +245,11 @@ PRESENCE_JUDGE_SECONDS = float(os.environ.get("PRESENCE_JUDGE_SECONDS", "5"))
 # Every line with its time (UTC), level and logger; LOG_FORMAT=json for a log collector
 # (config/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
-LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"))
+LOG_FORMATS = FORMATS  # the known ones, for the system check (rooms/checks.py)
+# ACCESS_LOG: a line per request and per socket (config/access.py), whatever LOG_LEVEL.
+LOGGING = logging_config(
+    LOG_FORMAT, os.environ.get("LOG_LEVEL", "WARNING"), access=_env_bool("ACCESS_LOG", False)
+)
 
 # The clock (rooms/clock.py: deadlines, bots, presence, purge) as a thread of this
 # process: on for `make run`; false for the Daphne processes of a site that runs

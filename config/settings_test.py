@@ -21,3 +21,7 @@ RATE_LIMITS_ENABLED = _env_bool("RATE_LIMITS", False)
 # A game that exists only in the tests (tests/tinygame/): adding a game to the site is
 # this one line, which tests/rooms/test_plugin_game.py proves by playing it.
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.tinygame"]
+
+# Test databases come and go under one prefix: the claim on the Redis prefix
+# (rooms/deployment.py) is off unless a test turns it on, or DEPLOYMENT_GUARD=true.
+DEPLOYMENT_GUARD = _env_bool("DEPLOYMENT_GUARD", False)

@@ -2,6 +2,8 @@
 plug-in, engines are pure.
 
 - No module of rooms/ imports a game or the bots, even inside a function.
+- Nor the project's config/ (settings reach it through django.conf.settings): the ground
+  floor has no arrow back up.
 - rooms/ has no import circle (imports inside functions count).
 - Outside the game apps, the bots and the tests' own game, no product file names a game,
   but INSTALLED_APPS: a third game touches that line and nothing else.
@@ -44,6 +46,16 @@ def test_rooms_imports_no_game_and_no_bot() -> None:
     upward = {
         module: sorted(name for name in names if name.split(".")[0] in ABOVE_ROOMS)
         for module, names in _rooms_modules().items()
+    }
+    assert {module: names for module, names in upward.items() if names} == {}
+
+
+def test_rooms_imports_nothing_of_config() -> None:
+    modules = {f"rooms.{path.relative_to(ROOT / 'rooms').with_suffix('').as_posix().replace('/', '.')}": path
+               for path in (ROOT / "rooms").rglob("*.py")}  # fmt: skip
+    upward = {
+        module: sorted(name for name in _imports(path) if name == "config" or name.startswith("config."))
+        for module, path in modules.items()
     }
     assert {module: names for module, names in upward.items() if names} == {}
 

@@ -141,3 +141,32 @@ def test_the_environment_file_passes_check_deploy() -> None:
     command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
     result = subprocess.run(command, cwd=recipe.ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _documented(block_after: str) -> list[str]:
+    """The commands of the first ``sh`` block after ``block_after`` in docs/operations.md."""
+    text = (recipe.ROOT / "docs" / "operations.md").read_text()
+    block = text[text.index(block_after) :].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_documented_tls_steps_get_the_certificate_before_nginx_reads_the_site(tmp_path: Path) -> None:
+    steps = _documented("Proxy and TLS")
+    order = [
+        next(i for i, step in enumerate(steps) if word in step) for word in ("certbot", "ln -s", "nginx -t")
+    ]
+    assert order == sorted(order), steps
+    # Why: the shipped site without its certificate fails `nginx -t`.
+    nginx = _nginx()
+    conf = site(tmp_path)
+    (tmp_path / "cert.pem").unlink()
+    result = subprocess.run(recipe.nginx_argv(nginx, conf, "-t"), capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and "cert.pem" in result.stderr
+
+
+def test_the_documented_install_makes_the_static_folder_for_the_service_user() -> None:
+    steps = _documented("Database and static files")
+    static_root = recipe.env_file()["STATIC_ROOT"]
+    made = next(i for i, step in enumerate(steps) if step.startswith("sudo install -d -o wordrooms"))
+    assert steps[made].endswith(static_root)
+    assert made < next(i for i, step in enumerate(steps) if "collectstatic" in step)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import subprocess
 import urllib.error
@@ -23,6 +24,8 @@ PRODUCTION = {
     "SECRET_KEY": "health-test-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "ALLOWED_HOSTS": "games.example.org",
     "TLS": "true",
+    # A prefix of its own: the test database may not own the configured one (rooms/deployment.py).
+    "REDIS_PREFIX": f"health-{secrets.token_hex(4)}",
 }
 
 

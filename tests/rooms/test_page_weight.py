@@ -10,6 +10,7 @@ collected by ``manage.py collectstatic`` (minified, hashed: config/storage.py).
 from __future__ import annotations
 
 import itertools
+import secrets
 import subprocess
 import sys
 import time
@@ -44,6 +45,8 @@ def production(
         "STATIC_ROOT": str(static),
         "TLS": "false",
         "RATE_LIMITS": "false",
+        # A prefix of its own: the test database may not own the configured one (rooms/deployment.py).
+        "REDIS_PREFIX": f"page-weight-{secrets.token_hex(4)}",
     }
     server = DaphneServer(redis_url, extra_env=env)
     subprocess.run(

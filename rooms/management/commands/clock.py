@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from prometheus_client import start_http_server
 
-from rooms import clock
+from rooms import clock, deployment
 
 
 class Command(BaseCommand):
@@ -33,6 +33,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        deployment.check_at_start()  # its bots' moves would reach another deployment's sockets
         stop = threading.Event()
 
         def request_stop(signum: int, frame: Any) -> None:
