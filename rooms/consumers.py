@@ -154,7 +154,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if getattr(self, "metered", False):
             self.metered = False
             metrics.socket_closed()
-        if hasattr(self, "hub"):
+        if hasattr(self, "sent_version"):  # attached to the hub, or about to be
             self.hub.detach(self)
         return self._give_up_count()
 
