@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from importlib import import_module
 from typing import Any
@@ -72,8 +73,18 @@ class RoomConsumer(AsyncWebsocketConsumer):
     slug: str
     uid: str | None
     player_id: str | None
-    player_pk: int | None
+    # The player this socket counts present (rooms.presence), until it is counted out: set
+    # by the handshake's thread under ``_count_lock``, taken back once (``_give_up_count``).
+    player_pk: int | None = None
     sent_version: int
+    # Set once the socket is done with (a handshake that died, a disconnect): a handshake's
+    # thread that counts after that counts itself out at once.
+    _abandoned = False
+    _count_flipped = False  # its count was the player's first (a presence push may be owed)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._count_lock = threading.Lock()
 
     async def connect(self) -> None:
         self.slug = self.scope["url_route"]["kwargs"]["slug"]
@@ -101,7 +112,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.player_id = seat["public_id"] if seat else None
-        self.player_pk = seat["pk"] if seat and not self.device_token else None
         self.sent_version, self.sent_key, self.sent_you = -1, "", None
         await self.accept()
         self.metered = True
@@ -113,16 +123,74 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send_chat_history(quiet=True)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        """The handshake, refused cleanly (not a server error) while the database is away."""
+        """The handshake, refused cleanly (not a server error) while the database is away.
+
+        A handshake that dies (cancelled by Daphne when its client left and it did not end
+        within the close timeout, even while its thread is still counting; or failed: the
+        client gone at ``accept``, a push that failed) gets no ``disconnect``: what it
+        counted is taken back here, once.
+        """
         try:
             await super().websocket_connect(message)
         except (OperationalError, InterfaceError):
             _database_quiet.warn("room %s: a handshake was refused: the database is away", self.slug)
-            if hasattr(self, "hub"):
-                self.hub.detach(self)
+            self._handshake_died()
             # Before accepting: refused (HTTP 403); after: closed with this code.
             await self.close(code=CLOSE_DATABASE_AWAY)
-            self._uncount_ip()
+        except BaseException:
+            self._handshake_died()
+            raise
+
+    def _handshake_died(self) -> None:
+        """Undo what the handshake counted, without awaiting (it may be being cancelled)."""
+        pk = self._leave()
+        if pk is not None:
+            db.start_in_pool(self._count_out_abandoned, pk, self._count_flipped)
+
+    def _leave(self) -> int | None:
+        """This socket is done with: uncounted from its address and the metrics, off the
+        hub; the player it counted present, if any, is returned to be counted out (once)."""
+        self._uncount_ip()
+        if getattr(self, "metered", False):
+            self.metered = False
+            metrics.socket_closed()
+        if hasattr(self, "sent_version"):  # attached to the hub, or about to be
+            self.hub.detach(self)
+        return self._give_up_count()
+
+    def _give_up_count(self) -> int | None:
+        """The player this socket counted, now no longer its own (``None``: nothing to
+        count out); from now on a count its handshake's thread makes is undone by it."""
+        with self._count_lock:
+            self._abandoned = True
+            pk, self.player_pk = self.player_pk, None
+            return pk
+
+    def _counted(self, pk: int, flipped: bool) -> None:
+        """From the handshake's thread, just after it counted the player: the count is the
+        socket's own, or counted out at once if the handshake died meanwhile."""
+        with self._count_lock:
+            if not self._abandoned:
+                self.player_pk, self._count_flipped = pk, flipped
+                return
+        self._count_out_abandoned(pk, flipped)
+
+    def _count_out_abandoned(self, pk: int, flipped: bool) -> None:
+        """On a pool thread: a dead handshake's count taken back, and the room pushed if
+        its connected marks may be wrong (the player went away, or the handshake died
+        before pushing the arrival its count was)."""
+        process = self.hub.process
+        try:
+            went_away = presence.presence_close(pk=pk, process=process)
+        except (OperationalError, InterfaceError):
+            # Counted out of this process's sockets: its next beat writes it.
+            _database_quiet.warn("room %s: a dead handshake's count waits for the database", self.slug)
+            return
+        except Exception:
+            log.exception("room %s: counting out a dead handshake failed", self.slug)
+            return
+        if (went_away or flipped) and process.on_change is not None:
+            process.on_change({self.slug}, False)
 
     async def refuse(self) -> None:
         """A limit reached at the handshake: refused before it opens (HTTP 403).
@@ -159,6 +227,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seat = presence.presence_open(
             slug=self.slug, uid=uid, device_token=self.device_token, process=self.hub.process
         )
+        if seat is not None and not self.device_token:  # counted (a device link is not)
+            self._counted(seat["pk"], seat["flipped"])
         if seat is None and self.device_token and not limits.hit("device_failures_per_ip", self.ip):
             limits.COUNTS.block(self.ip)
             return None, LIMITED
@@ -174,19 +244,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
-        self._uncount_ip()
-        if not hasattr(self, "sent_version"):
-            return
-        if getattr(self, "metered", False):
-            self.metered = False
-            metrics.socket_closed()
-        self.hub.detach(self)
-        if self.player_pk is not None:
-            # Counted first, whatever else fails: presence must not drift.
+        pk = self._leave()
+        if pk is not None:
+            # Counted first, whatever else fails: presence must not drift. To its end even
+            # if Daphne cancels this socket while it waits for a pool thread.
             try:
-                went_away = await db.run_in_pool(presence.presence_close)(
-                    pk=self.player_pk, process=self.hub.process
-                )
+                went_away = await db.run_to_end(presence.presence_close, pk=pk, process=self.hub.process)
             except (OperationalError, InterfaceError):
                 # Counted out of this process's sockets: its next beat with the database
                 # back writes it (rooms.presence).
@@ -394,9 +457,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
     def _uncount(self) -> None:
         """The player's row was deleted (its presence rows with it): this socket no longer
         counts, here or in the database."""
-        if self.player_pk is not None:
-            self.hub.process.forget(self.player_pk)
-            self.player_pk = None
+        pk = self._give_up_count()
+        if pk is not None:
+            self.hub.process.forget(pk)
 
     async def _revoked(self, snapshot: dict[str, Any]) -> bool:
         """A device socket whose link was regenerated: told once, then closed (4403)."""

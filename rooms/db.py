@@ -12,11 +12,12 @@ once the call returns, after the commit, without a hop back across threads.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from channels.db import DatabaseSyncToAsync
@@ -75,6 +76,32 @@ def executor() -> ThreadPoolExecutor:
 def run_in_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``func`` as a coroutine function that runs on the database pool."""
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor())  # type: ignore[return-value]
+
+
+def start_in_pool(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> Future[R]:
+    """Start ``func`` on the pool; it runs to its end whatever becomes of the caller.
+
+    For work that must not be lost with a socket Daphne cancels: a ``run_in_pool`` call
+    whose caller is cancelled while it waits for a free thread never runs at all.
+    """
+    from django.db import close_old_connections
+
+    def call() -> R:
+        # What Channels' DatabaseSyncToAsync does around each call: a broken or aged
+        # connection is replaced, not reused.
+        close_old_connections()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return executor().submit(call)
+
+
+async def run_to_end(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``func`` on the pool, awaited; cancelling the caller does not stop it (nor keep it
+    from starting)."""
+    return await asyncio.shield(asyncio.wrap_future(start_in_pool(func, *args, **kwargs)))
 
 
 async def call_collecting(
