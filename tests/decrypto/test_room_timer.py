@@ -79,7 +79,8 @@ async def test_dc8_a_connected_player_is_pushed_the_expiry(channel_layer: str) -
     # As the server's clock does: from a thread of its own, outside any event loop.
     clock = threading.Thread(target=sweep, kwargs={"now": deadline + 0.5})
     clock.start()
-    pushed = await client.state_where(lambda s: s["play"]["phase"] == "guess")
+    # The clock thread runs on the database pool; a loaded machine may take seconds.
+    pushed = await client.state_where(lambda s: s["play"]["phase"] == "guess", timeout=20)
     clock.join(timeout=10)
     assert pushed["play"]["deadline"] is None
     await client.close()

@@ -120,11 +120,13 @@ async def test_hostile_text_is_refused_and_every_seat_still_renders(channel_laye
 
     from rooms.models import Room
     from rooms.state import room_state
-    from tests.conftest import joined_client
+    from tests.conftest import joined_client, settle
 
     slug = f"hostile-{game}"
     ada = await joined_client(slug, "Ada")
     bob = await joined_client(slug, "Bob")  # two sockets: each stays within its message rate
+    # Bob's arrival is a change of its own (his connected mark): pushed before counting.
+    await settle([ada, bob])
     await ada.send({"action": "set_game", "game": game})
     await ada.eventually(lambda s: s["game"] == game)
     before = await sync_to_async(lambda: Room.objects.get(slug=slug).version)()
