@@ -473,7 +473,8 @@ function render(previous) {
   } else if (module) keeping(play, () => module.render(play, state, { send, previous, toast, announce }));
   renderSeatLabel(module);
   if (module) showDeal(previous);
-  document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
+  const gameTitle = module && module.title ? module.title(state) : null;
+  document.title = `${gameTitle || slug} · Wordrooms`;
   document.body.dataset.game = state.game;
   chat.update(state);
   keepAwake(wantsAwake());
