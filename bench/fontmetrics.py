@@ -1,0 +1,146 @@
+"""The site font's metric-matched fallback: the numbers of its ``@font-face`` in app.css.
+
+    python -m bench.fontmetrics            # prints the fallback faces
+    python -m bench.fontmetrics --write    # and rewrites them in static/css/app.css
+
+While the web font loads (or if it never does) the page is drawn in a local font made to
+take the same room: ``size-adjust`` scales the local font so an average line of the site's
+text is as wide as in the web font, and the ascent, descent and line-gap overrides give
+it the web font's vertical metrics, so nothing moves when the web font arrives.
+
+Measured by the browser the site is tested in (Debian's Chromium, through Playwright),
+from the committed font file and the local fonts (fontTools is not a dependency of the
+project, and WOFF2 needs Brotli to read in Python): a canvas gives the advance widths and
+the ascent and descent the browser uses, a ``line-height: normal`` box the line gap.
+Arial's metrics are Liberation Sans's (made metric-compatible), so one face serves both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FONT = ROOT / "static" / "fonts" / "figtree" / "figtree-latin-wght-normal.woff2"
+FAMILY = "Figtree"
+CSS = ROOT / "static" / "css" / "app.css"
+CHROMIUM = "/usr/bin/chromium"
+# bench/scenes.py's launch arguments (that module needs Django set up; this one does not).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+# The local fonts a fallback face may stand on, and the names that find them.
+FALLBACKS: dict[str, list[str]] = {
+    "Arial": ["Arial", "ArialMT", "Liberation Sans", "LiberationSans", "Arimo"],
+}
+# What the site's text is made of: its words in its five languages, weighted as they come.
+SAMPLE = (
+    "Open a room, share the link, pick your teams. Your turn: give a clue. Spymaster Operative "
+    "Apri una stanza, condividi il link, scegliete le squadre. Tocca a te: dai un indizio. "
+    "Obre una sala, comparteix l'enllaç, trieu els equips. És el teu torn. "
+    "Abra uma sala, compartilhe o link, escolham os times. Sua vez: dê uma dica. "
+    "Öppna ett rum, dela länken, välj lag. Din tur: ge en ledtråd. "
+    "CODENAMES DECRYPTO AGENT BYSTANDER ASSASSIN 1 2 3 4 · 12:30"
+)
+BEGIN = "/* fallback faces: python -m bench.fontmetrics --write */"
+END = "/* end of fallback faces */"
+
+MEASURE_JS = """async ([sample, family, local]) => {
+  const size = 1000;
+  await document.fonts.load(`${size}px "${family}"`, sample);
+  const canvas = document.createElement("canvas").getContext("2d");
+  const measure = (font) => {
+    canvas.font = `${size}px ${font}`;
+    const m = canvas.measureText(sample);
+    const box = document.createElement("span");
+    box.style.cssText = `font: ${size}px/normal ${font}; display: inline-block; white-space: nowrap`;
+    box.textContent = "Hg";
+    document.body.append(box);
+    const height = box.getBoundingClientRect().height;
+    box.remove();
+    return { width: m.width, ascent: m.fontBoundingBoxAscent, descent: m.fontBoundingBoxDescent, height };
+  };
+  return { web: measure(`"${family}"`), local: measure(`"${local}"`), size };
+}"""
+
+
+def measure(browser: Any, local: str) -> dict[str, Any]:
+    """The web font's and the local font's metrics at 1000 px, as the browser reads them."""
+    data = base64.b64encode(FONT.read_bytes()).decode()
+    page = browser.new_page()
+    try:
+        page.set_content(
+            f"<style>@font-face {{ font-family: '{FAMILY}'; font-weight: 300 900;"
+            f" src: url(data:font/woff2;base64,{data}) format('woff2'); }}</style>"
+            f"<style>@font-face {{ font-family: 'Probe'; src: local('{local}'); }}</style><body></body>"
+        )
+        result: dict[str, Any] = page.evaluate(MEASURE_JS, [SAMPLE, FAMILY, "Probe"])
+        return result
+    finally:
+        page.close()
+
+
+def fallback_css(browser: Any) -> str:
+    """One ``@font-face`` per fallback: the local font resized to the web font's metrics."""
+    faces = [BEGIN]
+    for name, locals_ in FALLBACKS.items():
+        found = next((local for local in locals_ if _present(browser, local)), None)
+        if found is None:
+            raise SystemExit(f"no local font for {name}: tried {', '.join(locals_)}")
+        m = measure(browser, found)
+        web, local, size = m["web"], m["local"], m["size"]
+        adjust = web["width"] / local["width"]
+        # Overrides are fractions of the used font size, which size-adjust has already scaled.
+        ascent = web["ascent"] / size / adjust
+        descent = web["descent"] / size / adjust
+        gap = max(0.0, web["height"] - web["ascent"] - web["descent"]) / size / adjust
+        sources = ", ".join(f'local("{local_name}")' for local_name in locals_)
+        faces.append(
+            f'@font-face {{ font-family: "{FAMILY} Fallback"; src: {sources};\n'
+            f"  size-adjust: {adjust * 100:.2f}%; ascent-override: {ascent * 100:.2f}%;"
+            f" descent-override: {descent * 100:.2f}%; line-gap-override: {gap * 100:.2f}%; }}"
+        )
+    faces.append(END)
+    return "\n".join(faces)
+
+
+def _present(browser: Any, local: str) -> bool:
+    page = browser.new_page()
+    try:
+        page.set_content(f"<style>@font-face {{ font-family: 'Probe'; src: local('{local}'); }}</style>")
+        script = "() => document.fonts.load('16px Probe').then((faces) => faces.length > 0, () => false)"
+        return bool(page.evaluate(script))
+    finally:
+        page.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--write", action="store_true", help="rewrite the faces in static/css/app.css")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            css = fallback_css(browser)
+        finally:
+            browser.close()
+    print(css)
+    if args.write:
+        text = CSS.read_text("utf-8")
+        block = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+        if not block.search(text):
+            print(f"{CSS} has no fallback block to replace", file=sys.stderr)
+            return 1
+        CSS.write_text(block.sub(lambda _: css, text), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
