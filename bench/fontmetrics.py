@@ -32,31 +32,49 @@ CHROMIUM = "/usr/bin/chromium"
 # bench/scenes.py's launch arguments (that module needs Django set up; this one does not).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
-# The local fonts a fallback face may stand on, and the names that find them.
-FALLBACKS: dict[str, list[str]] = {
-    "Arial": ["Arial", "ArialMT", "Liberation Sans", "LiberationSans", "Arimo"],
+# The local fonts a fallback face may stand on, and the names that find them, per weight
+# range: a bold line is wider than a regular one by a different factor in each family, so the
+# bold text (buttons, headings, labels) gets its own face, matched at Figtree's 700.
+FALLBACKS: dict[tuple[str, int], list[str]] = {
+    ("300 549", 400): ["Arial", "ArialMT", "Liberation Sans", "LiberationSans", "Arimo"],
+    ("550 900", 700): [
+        "Arial Bold",
+        "Arial-BoldMT",
+        "Liberation Sans Bold",
+        "LiberationSans-Bold",
+        "Arimo Bold",
+    ],
 }
-# What the site's text is made of: its words in its five languages, weighted as they come.
-SAMPLE = (
-    "Open a room, share the link, pick your teams. Your turn: give a clue. Spymaster Operative "
-    "Apri una stanza, condividi il link, scegliete le squadre. Tocca a te: dai un indizio. "
-    "Obre una sala, comparteix l'enllaç, trieu els equips. És el teu torn. "
-    "Abra uma sala, compartilhe o link, escolham os times. Sua vez: dê uma dica. "
-    "Öppna ett rum, dela länken, välj lag. Din tur: ge en ledtråd. "
-    "CODENAMES DECRYPTO AGENT BYSTANDER ASSASSIN 1 2 3 4 · 12:30"
-)
+# What the site's text is made of: every English source string and its translations in the
+# four other languages (the catalogues), so the widths are matched on the words people read.
+LOCALE = ROOT / "locale"
+
+
+def sample_text() -> str:
+    import polib
+
+    texts: list[str] = []
+    for catalogue in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        for entry in polib.pofile(str(catalogue)).translated_entries():
+            if catalogue.parent.parent.name == "it":  # the English once, beside the Italian
+                texts.append(entry.msgid)
+            texts.append(entry.msgstr)
+    # Placeholders are not text: "%(name)s", "{n}".
+    return re.sub(r"%\(\w+\)[sd]|\{\w*\}|<[^>]+>", "", " ".join(texts))
+
+
 BEGIN = "/* fallback faces: python -m bench.fontmetrics --write */"
 END = "/* end of fallback faces */"
 
-MEASURE_JS = """async ([sample, family, local]) => {
+MEASURE_JS = """async ([sample, family, local, weight]) => {
   const size = 1000;
-  await document.fonts.load(`${size}px "${family}"`, sample);
+  await document.fonts.load(`${weight} ${size}px "${family}"`, sample);
   const canvas = document.createElement("canvas").getContext("2d");
   const measure = (font) => {
-    canvas.font = `${size}px ${font}`;
+    canvas.font = `${weight} ${size}px ${font}`;
     const m = canvas.measureText(sample);
     const box = document.createElement("span");
-    box.style.cssText = `font: ${size}px/normal ${font}; display: inline-block; white-space: nowrap`;
+    box.style.cssText = `font: ${weight} ${size}px/normal ${font}; display: inline-block`;
     box.textContent = "Hg";
     document.body.append(box);
     const height = box.getBoundingClientRect().height;
@@ -67,17 +85,19 @@ MEASURE_JS = """async ([sample, family, local]) => {
 }"""
 
 
-def measure(browser: Any, local: str) -> dict[str, Any]:
-    """The web font's and the local font's metrics at 1000 px, as the browser reads them."""
+def measure(browser: Any, local: str, weight: int) -> dict[str, Any]:
+    """The web font's and the local font's metrics at 1000 px and ``weight``, as the browser
+    reads them (the local face is declared at that weight, so it is not synthesised)."""
     data = base64.b64encode(FONT.read_bytes()).decode()
     page = browser.new_page()
     try:
         page.set_content(
             f"<style>@font-face {{ font-family: '{FAMILY}'; font-weight: 300 900;"
             f" src: url(data:font/woff2;base64,{data}) format('woff2'); }}</style>"
-            f"<style>@font-face {{ font-family: 'Probe'; src: local('{local}'); }}</style><body></body>"
+            f"<style>@font-face {{ font-family: 'Probe'; font-weight: {weight};"
+            f" src: local('{local}'); }}</style><body></body>"
         )
-        result: dict[str, Any] = page.evaluate(MEASURE_JS, [SAMPLE, FAMILY, "Probe"])
+        result: dict[str, Any] = page.evaluate(MEASURE_JS, [sample_text(), FAMILY, "Probe", weight])
         return result
     finally:
         page.close()
@@ -86,11 +106,11 @@ def measure(browser: Any, local: str) -> dict[str, Any]:
 def fallback_css(browser: Any) -> str:
     """One ``@font-face`` per fallback: the local font resized to the web font's metrics."""
     faces = [BEGIN]
-    for name, locals_ in FALLBACKS.items():
+    for (weights, weight), locals_ in FALLBACKS.items():
         found = next((local for local in locals_ if _present(browser, local)), None)
         if found is None:
-            raise SystemExit(f"no local font for {name}: tried {', '.join(locals_)}")
-        m = measure(browser, found)
+            raise SystemExit(f"no local font for weight {weight}: tried {', '.join(locals_)}")
+        m = measure(browser, found, weight)
         web, local, size = m["web"], m["local"], m["size"]
         adjust = web["width"] / local["width"]
         # Overrides are fractions of the used font size, which size-adjust has already scaled.
@@ -99,7 +119,7 @@ def fallback_css(browser: Any) -> str:
         gap = max(0.0, web["height"] - web["ascent"] - web["descent"]) / size / adjust
         sources = ", ".join(f'local("{local_name}")' for local_name in locals_)
         faces.append(
-            f'@font-face {{ font-family: "{FAMILY} Fallback"; src: {sources};\n'
+            f'@font-face {{ font-family: "{FAMILY} Fallback"; font-weight: {weights}; src: {sources};\n'
             f"  size-adjust: {adjust * 100:.2f}%; ascent-override: {ascent * 100:.2f}%;"
             f" descent-override: {descent * 100:.2f}%; line-gap-override: {gap * 100:.2f}%; }}"
         )
