@@ -174,7 +174,8 @@ def test_home_page_is_axe_clean_in_both_colour_schemes(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize(
-    "name", ["codenames-lobby-seated", "codenames-operative-guess", "decrypto-intercept"]
+    "name",
+    ["codenames-lobby-seated", "codenames-spymaster-clue", "decrypto-intercept", "decrypto-lobby-seated"],
 )
 def test_room_page_is_axe_clean_in_both_colour_schemes(show: Any, name: str, scheme: str) -> None:  # noqa: F811
     _scene, page = show(name, "phone", "en", prepare=lambda page: page.emulate_media(color_scheme=scheme))
