@@ -59,6 +59,26 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
+def design(request: HttpRequest) -> HttpResponse:
+    """The design sheet (docs/design.md): every token and component on one page, for people
+    building a screen and for the docs' screenshots (bench.screenshots --pages /design/).
+    Linked from nowhere; its labels are class and token names, its words the site's own."""
+    from rooms.design import tokens
+
+    every = tokens()
+    return render(
+        request,
+        "design.html",
+        {
+            "colours": [t for t in every if t.colour],
+            "others": [t for t in every if not t.colour and not t.name.startswith("--chevron")],
+            "sizes": ["--fs-sm", "--fs-md", "--fs-lg", "--fs-xl", "--fs-2xl"],
+            "spaces": [f"--space-{n}" for n in range(1, 7)],
+        },
+    )
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     games = [get_game(name) for name in game_names()]
     return render(request, "rooms/home.html", {"games": games, "error": request.GET.get("error") == "1"})

@@ -176,3 +176,22 @@ def test_manifest_makes_the_site_an_app_with_its_icons() -> None:
 def test_room_page_title_ends_with_the_site_name() -> None:
     page = Client().get("/r/title-check/").content.decode()
     assert re.search(r"<title>title-check · [^<]+ · Wordrooms</title>", page), page[:600]
+
+
+@pytest.mark.django_db
+def test_design_sheet_shows_every_token_and_component() -> None:
+    """/design/ (linked from nowhere) shows each token of app.css with its light and dark
+    value, and each component's class."""
+    from rooms.design import tokens
+
+    page = Client().get("/design/").content.decode()
+    every = tokens()
+    assert len(every) >= 50
+    for token in every:
+        if token.name != "--chevron":  # a drawing (the select's arrow), shown by every select
+            assert f"<code>{token.name}</code>" in page, token.name
+    components = ("primary", "danger", "ghost", "chip", "badge", "person me", "conn", "seat-label seat-red",
+                  "panel", "team team-red", "room-bar panel", "toast show",
+                  "turn-banner show mine")  # fmt: skip
+    for component in components:
+        assert f'class="{component}' in page, component
