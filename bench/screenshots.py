@@ -96,6 +96,7 @@ def _shoot_pages(
     sizes: list[str],
     schemes: list[str],
     out: Path,
+    full_page: bool = True,
 ) -> tuple[int, int]:
     """The site's pages (no room, no cookies), in each language, size and colour scheme."""
     from bench import scenes as screens
@@ -122,7 +123,7 @@ def _shoot_pages(
                             page.wait_for_load_state("load")
                         page.goto(f"{url}{path}")
                         page.evaluate("() => document.fonts.ready")
-                        page.screenshot(path=str(target), full_page=True)
+                        page.screenshot(path=str(target), full_page=full_page)
                         count += 1
                     except Exception as error:  # one broken page should not lose the others
                         failed += 1
@@ -143,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", default="", help="comma-separated scene names (default: all)")
     parser.add_argument(
         "--pages", default="", help="comma-separated site paths, e.g. /,/design/ (default: none)"
+    )
+    parser.add_argument(
+        "--first-screen", action="store_true", help="the first screenful only, not the full page"
     )
     parser.add_argument("--schemes", default="light", help="colour schemes: light,dark (default: light)")
     parser.add_argument(
@@ -215,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                             try:
                                 if step is not None:
                                     step(page)
-                                page.screenshot(path=str(shot), full_page=True)
+                                page.screenshot(path=str(shot), full_page=not args.first_screen)
                                 count += 1
                             finally:
                                 context.close()
@@ -224,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"{scene.language}/{size}/{shot.stem}: {error}", file=sys.stderr)
                 if paths:
                     sizes = [size for size in ("phone", "laptop") if not only_sizes or size in only_sizes]
-                    shot, broken = _shoot_pages(browser, url, paths, languages, sizes, schemes, out)
+                    shot, broken = _shoot_pages(
+                        browser, url, paths, languages, sizes, schemes, out, not args.first_screen
+                    )
                     count, failed = count + shot, failed + broken
                 browser.close()
         finally:
