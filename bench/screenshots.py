@@ -228,10 +228,10 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"{scene.language}/{size}/{shot.stem}: {error}", file=sys.stderr)
                 if paths:
                     sizes = [size for size in ("phone", "laptop") if not only_sizes or size in only_sizes]
-                    shot, broken = _shoot_pages(
+                    taken, broken = _shoot_pages(
                         browser, url, paths, languages, sizes, schemes, out, not args.first_screen
                     )
-                    count, failed = count + shot, failed + broken
+                    count, failed = count + taken, failed + broken
                 browser.close()
         finally:
             server.terminate()
