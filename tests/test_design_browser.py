@@ -34,6 +34,13 @@ OBSERVE_JS = """() => {
   }).observe({ type: "layout-shift", buffered: true });
 }"""
 FRAMES_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+FIRST_PAINT_JS = "() => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-paint')"
+# The exact width of the page's text in its current font (a box's width would not change).
+TEXT_WIDTH_JS = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector("main"));
+  return [...range.getClientRects()].reduce((sum, rect) => sum + rect.width, 0);
+}"""
 HELD_JS = """() => [...document.fonts].every(
   (f) => f.family.replace(/"/g, "") !== "Figtree" || f.status !== "loaded")"""
 SWAPPED_JS = """() => document.fonts.ready.then(() => [...document.fonts].some(
@@ -77,15 +84,20 @@ def font_swap_shift(
         page.route("**/css/app.css", _without_fallback)
     page.add_init_script(f"({OBSERVE_JS})()")
     open_page()
-    # Laid out and painted in the fallback, the font still held.
+    # Painted in the fallback, the font still held (a layout shift is only counted for what
+    # was on screen: before the first paint there is nothing to shift).
+    page.wait_for_function(FIRST_PAINT_JS)
     page.evaluate(FRAMES_JS)
     assert page.evaluate(HELD_JS), "the font was held"
     page.evaluate(FRAMES_JS)
     before = page.evaluate("() => window.__shifts.length")
+    text_before = page.evaluate(TEXT_WIDTH_JS)
     held.release(page)
     assert page.evaluate(SWAPPED_JS), "the web font arrived and was used"
     page.evaluate(FRAMES_JS)
     page.evaluate(FRAMES_JS)
+    # The measure saw the swap: the same text is drawn at another width in the web font.
+    assert page.evaluate(TEXT_WIDTH_JS) != text_before, "the page was not laid out in the fallback first"
     shifts: list[dict[str, Any]] = page.evaluate("() => window.__shifts")[before:]
     return sum(shift["value"] for shift in shifts), [
         f"{shift['value']:.4f} {shift['moved']}" for shift in shifts
@@ -144,17 +156,17 @@ def test_nothing_moves_when_the_font_arrives_in_a_room(browser: Any, daphne_serv
     assert shift < MAX_SHIFT, moved
 
 
+@pytest.mark.parametrize("size", ["laptop"])
 def test_the_shift_measure_sees_a_font_swap_without_the_fallback_faces(
-    browser: Any, daphne_server: Any
+    browser: Any, daphne_server: Any, size: str
 ) -> None:
-    """The control: the same pages with the metric-matched faces taken out of the font stacks
-    (the browser's own sans-serif stands in) shift by more than MAX_SHIFT, so the budget
-    above can fail."""
-    home, moved_home = _home(browser, daphne_server.url, "laptop", control=True)
-    room, moved_room = _room(browser, daphne_server.url, "decrypto-lobby-seated", control=True)
-    print(f"\nwithout the fallback faces: home (laptop) {home:.4f}, decrypto lobby {room:.4f}")
-    assert home > MAX_SHIFT, moved_home
-    assert room > MAX_SHIFT, moved_room
+    """The control: the home page with the metric-matched faces taken out of the font stacks
+    (the browser's own sans-serif stands in) shifts by more than MAX_SHIFT at the swap (0.10
+    on a laptop: the headline rewraps and the game cards move up), so the budget above can
+    fail. (Other pages' controls depend on where their lines happen to break.)"""
+    shift, moved = _home(browser, daphne_server.url, size, control=True)
+    print(f"\nwithout the fallback faces: home ({size}) {shift:.4f}")
+    assert shift > MAX_SHIFT, moved
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
