@@ -45,6 +45,14 @@ FALLBACKS: dict[tuple[str, int], list[str]] = {
         "Arimo Bold",
     ],
 }
+# Android has no Arial: its own sans, Roboto, gets faces of its own, the next family in the
+# stack (where Arial exists its face is used first). Roboto is not on the machines we test
+# on, so it is measured from its files: `npm pack @fontsource/roboto`, unpacked, and
+# `--roboto <package>/files`; without it, the Roboto faces already in app.css are kept.
+ROBOTO: dict[tuple[str, int], tuple[list[str], str]] = {
+    ("300 549", 400): (["Roboto", "Roboto Regular", "Roboto-Regular"], "roboto-latin-400-normal.woff2"),
+    ("550 900", 700): (["Roboto Bold", "Roboto-Bold"], "roboto-latin-700-normal.woff2"),
+}
 # What the site's text is made of: every English source string and its translations in the
 # four other languages (the catalogues), so the widths are matched on the words people read.
 LOCALE = ROOT / "locale"
@@ -85,9 +93,14 @@ MEASURE_JS = """async ([sample, family, local, weight]) => {
 }"""
 
 
-def measure(browser: Any, local: str, weight: int) -> dict[str, Any]:
-    """The web font's and the local font's metrics at 1000 px and ``weight``, as the browser
-    reads them (the local face is declared at that weight, so it is not synthesised)."""
+def _data_url(path: Path) -> str:
+    return f"url(data:font/woff2;base64,{base64.b64encode(path.read_bytes()).decode()}) format('woff2')"
+
+
+def measure(browser: Any, source: str, weight: int) -> dict[str, Any]:
+    """The web font's and another font's metrics at 1000 px and ``weight``, as the browser
+    reads them (``source``: a local() or url(); the face is declared at that weight, so it is
+    not synthesised)."""
     data = base64.b64encode(FONT.read_bytes()).decode()
     page = browser.new_page()
     try:
@@ -95,7 +108,7 @@ def measure(browser: Any, local: str, weight: int) -> dict[str, Any]:
             f"<style>@font-face {{ font-family: '{FAMILY}'; font-weight: 300 900;"
             f" src: url(data:font/woff2;base64,{data}) format('woff2'); }}</style>"
             f"<style>@font-face {{ font-family: 'Probe'; font-weight: {weight};"
-            f" src: local('{local}'); }}</style><body></body>"
+            f" src: {source}; }}</style><body></body>"
         )
         result: dict[str, Any] = page.evaluate(MEASURE_JS, [sample_text(), FAMILY, "Probe", weight])
         return result
@@ -103,26 +116,43 @@ def measure(browser: Any, local: str, weight: int) -> dict[str, Any]:
         page.close()
 
 
-def fallback_css(browser: Any) -> str:
-    """One ``@font-face`` per fallback: the local font resized to the web font's metrics."""
+def _face(browser: Any, family: str, weights: str, weight: int, locals_: list[str], source: str) -> str:
+    """A fallback face: the local font resized to the web font's metrics."""
+    m = measure(browser, source, weight)
+    web, local, size = m["web"], m["local"], m["size"]
+    adjust = web["width"] / local["width"]
+    # Overrides are fractions of the used font size, which size-adjust has already scaled.
+    ascent = web["ascent"] / size / adjust
+    descent = web["descent"] / size / adjust
+    gap = max(0.0, web["height"] - web["ascent"] - web["descent"]) / size / adjust
+    sources = ", ".join(f'local("{local_name}")' for local_name in locals_)
+    return (
+        f'@font-face {{ font-family: "{family}"; font-weight: {weights}; src: {sources};\n'
+        f"  size-adjust: {adjust * 100:.2f}%; ascent-override: {ascent * 100:.2f}%;"
+        f" descent-override: {descent * 100:.2f}%; line-gap-override: {gap * 100:.2f}%; }}"
+    )
+
+
+def fallback_css(browser: Any, roboto: Path | None) -> str:
+    """One ``@font-face`` per fallback and weight range."""
     faces = [BEGIN]
     for (weights, weight), locals_ in FALLBACKS.items():
         found = next((local for local in locals_ if _present(browser, local)), None)
         if found is None:
             raise SystemExit(f"no local font for weight {weight}: tried {', '.join(locals_)}")
-        m = measure(browser, found, weight)
-        web, local, size = m["web"], m["local"], m["size"]
-        adjust = web["width"] / local["width"]
-        # Overrides are fractions of the used font size, which size-adjust has already scaled.
-        ascent = web["ascent"] / size / adjust
-        descent = web["descent"] / size / adjust
-        gap = max(0.0, web["height"] - web["ascent"] - web["descent"]) / size / adjust
-        sources = ", ".join(f'local("{local_name}")' for local_name in locals_)
-        faces.append(
-            f'@font-face {{ font-family: "{FAMILY} Fallback"; font-weight: {weights}; src: {sources};\n'
-            f"  size-adjust: {adjust * 100:.2f}%; ascent-override: {ascent * 100:.2f}%;"
-            f" descent-override: {descent * 100:.2f}%; line-gap-override: {gap * 100:.2f}%; }}"
+        faces.append(_face(browser, f"{FAMILY} Fallback", weights, weight, locals_, f"local('{found}')"))
+    if roboto is None:
+        kept = re.findall(
+            r'@font-face \{ font-family: "' + FAMILY + r' Fallback Roboto".*?\}', CSS.read_text("utf-8"), re.S
         )
+        faces.extend(kept)
+    else:
+        for (weights, weight), (locals_, name) in ROBOTO.items():
+            faces.append(
+                _face(
+                    browser, f"{FAMILY} Fallback Roboto", weights, weight, locals_, _data_url(roboto / name)
+                )
+            )
     faces.append(END)
     return "\n".join(faces)
 
@@ -142,13 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--write", action="store_true", help="rewrite the faces in static/css/app.css")
+    parser.add_argument("--roboto", type=Path, help="the files/ folder of the @fontsource/roboto package")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            css = fallback_css(browser)
+            css = fallback_css(browser, args.roboto)
         finally:
             browser.close()
     print(css)

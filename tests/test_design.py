@@ -143,8 +143,11 @@ def test_font_is_served_with_its_licence_and_a_metric_matched_fallback() -> None
     for descriptor in ("size-adjust", "ascent-override", "descent-override", "line-gap-override"):
         assert re.search(descriptor + r": \d+\.\d+%", fallback.group(1)), descriptor
     assert 'local("Arial")' in fallback.group(1) and 'local("Liberation Sans")' in fallback.group(1)
+    # Android has no Arial: Roboto stands in, with faces of its own, next in the stack.
+    roboto = re.findall(r'@font-face \{ font-family: "Figtree Fallback Roboto";(.*?)\}', CSS, flags=re.S)
+    assert len(roboto) == 2 and all('local("Roboto' in face and "size-adjust" in face for face in roboto)
     light, _dark, _comment = _root_blocks()
-    assert light["--font"].startswith('"Figtree", "Figtree Fallback"')
+    assert light["--font"].startswith('"Figtree", "Figtree Fallback", "Figtree Fallback Roboto"')
     base = (ROOT / "templates" / "base.html").read_text("utf-8")
     assert f'{{% static \'{source.group(1)}\' %}}" as="font"' in base and "crossorigin" in base
 
