@@ -293,4 +293,4 @@ class GameAdmin(ListedLookupsOnly):
         return False
 
 
-admin.site.site_header = "Word game rooms: operators"
+admin.site.site_header = "Wordrooms: operators"

@@ -5,6 +5,8 @@ from rooms import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("go/", views.go, name="go"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("design/", views.design, name="design"),
     path("how-to-play/<str:game>/", views.howto, name="howto"),
     path("new/", views.new_room, name="new_room"),
     path("r/<str:slug>/", views.room, name="room"),

@@ -28,6 +28,55 @@ from rooms.models import Room
 from rooms.slugs import SLUG_ANY_CASE_RE, is_valid_slug, random_slug
 from rooms.state import room_state
 
+# The site as an app ("Add to Home Screen"): its name, its mark, its colours (app.css's
+# light --bg for the splash, the accent for the bar).
+MANIFEST_ICONS = (("img/icon-192.png", "192x192"), ("img/icon-512.png", "512x512"))
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    icons: list[dict[str, str]] = [
+        {"src": static(path), "sizes": sizes, "type": "image/png", "purpose": "any maskable"}
+        for path, sizes in MANIFEST_ICONS
+    ]
+    icons.append({"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"})
+    response = JsonResponse(
+        {
+            "name": "Wordrooms",
+            "short_name": "Wordrooms",
+            "id": "/",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#f6efe3",
+            "theme_color": "#0d6e62",
+            "icons": icons,
+        },
+        content_type="application/manifest+json",
+    )
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@require_GET
+def design(request: HttpRequest) -> HttpResponse:
+    """The design sheet (docs/design.md): every token and component on one page, for people
+    building a screen and for the docs' screenshots (bench.screenshots --pages /design/).
+    Linked from nowhere; its labels are class and token names, its words the site's own."""
+    from rooms.design import tokens
+
+    every = tokens()
+    return render(
+        request,
+        "design.html",
+        {
+            "colours": [t for t in every if t.colour],
+            "others": [t for t in every if not t.colour and not t.name.startswith("--chevron")],
+            "sizes": ["--fs-sm", "--fs-md", "--fs-lg", "--fs-xl", "--fs-2xl"],
+            "spaces": [f"--space-{n}" for n in range(1, 7)],
+        },
+    )
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:

@@ -479,7 +479,10 @@ function render(previous) {
   renderSeatLabel(module);
   if (module) showDeal(previous);
   // A fresh room keeps the page's title, which names the game its link asked for.
-  if (!fresh) document.title = (module && module.title ? module.title(state) : null) || `${slug} · ${_("Word game rooms")}`;
+  if (!fresh) {
+    const gameTitle = module && module.title ? module.title(state) : null;
+    document.title = `${gameTitle || slug} · Wordrooms`;
+  }
   document.body.dataset.game = state.game;
   chat.update(state);
   keepAwake(wantsAwake());

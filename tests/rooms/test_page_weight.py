@@ -1,6 +1,6 @@
 """What a room page costs a phone on a deployed site: every byte the browser fetches to
-show it (HTML, styles, scripts, translations, images), uncompressed, within 108 KB in
-English, and within 108 KB besides its translations in Italian (the longest catalogue);
+show it (HTML, styles, scripts, translations, images, the font), uncompressed, within 150 KB
+in English, and within 150 KB besides its translations in Italian (the longest catalogue);
 each game's page fetches none of the other game's files; and the minified scripts work.
 
 The server is the production one: ``config.settings`` with DEBUG off, its static files
@@ -28,8 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # 100 KB until issue 29 added the token legend, a bot's offered suggestion, the pending state
 # of a tap, the key phone's wake lock and the chat opener in the room bar: a Decrypto page
-# came to 102.7 KB. Issue 30 sets the next budget (150 KB with the font).
-BUDGET = 108 * 1024
+# came to 102.7 KB. Issue 30 set the next budget: 150 KB with the site's font (Figtree, 19.7 KB)
+# and the card art, the Decrypto screens and the motion of the new look.
+BUDGET = 150 * 1024
 _NUMBERS = itertools.count(1)
 
 
@@ -99,7 +100,7 @@ def _version(slug: str) -> int:
     ],
 )
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_a_room_page_weighs_at_most_100_kb_and_loads_only_its_own_game(
+def test_a_room_page_weighs_at_most_150_kb_with_its_font_and_loads_only_its_own_game(
     browser: Any, production: DaphneServer, name: str, own: str, other: str, language: str
 ) -> None:
     scene, context, _page, sizes = _open(browser, production, name, language)
@@ -113,6 +114,8 @@ def test_a_room_page_weighs_at_most_100_kb_and_loads_only_its_own_game(
     assert any(url.startswith(f"/static/js/{own}.") for url in sizes), sizes
     assert f"/jsi18n/{own}/" in sizes, sizes
     assert not [url for url in sizes if other in url], sizes
+    # The font is fetched (preloaded, hashed) and counted in the budget.
+    assert [url for url in sizes if url.startswith("/static/fonts/") and url.endswith(".woff2")], sizes
     # The budget is the page's own: the translations (empty in English) come on top.
     translations = sum(size for url, size in sizes.items() if url.startswith("/jsi18n/"))
     assert total - translations <= BUDGET, (translations, biggest)

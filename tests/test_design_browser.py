@@ -1,0 +1,195 @@
+"""The design system's budgets in a real browser: nothing moves when the font arrives, and
+the home page and a room page are axe-clean in the light and the dark colour scheme."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bench.scenes import PHONE, build_scene, in_thread
+from tests.conftest import close_and_settle
+from tests.test_screens import SIZE_OF, axe_violations, show  # noqa: F401  (show: a fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+_NUMBERS = itertools.count(1)
+
+FONT = "**/fonts/figtree/*.woff2"
+# Layout shift score (the browser's own, as Core Web Vitals counts it) while the font arrives:
+# "good" for a whole page's life is 0.1; the font's swap alone should cost next to nothing.
+MAX_SHIFT = 0.01
+
+OBSERVE_JS = """() => {
+  window.__shifts = [];
+  const box = (r) => [r.x, r.y, r.width, r.height].map(Math.round).join(",");
+  const name = (node) => (node ? node.nodeName + (node.className ? "." + node.className : "") : "?");
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      const moved = entry.sources.map((s) => `${name(s.node)} ${box(s.previousRect)}->${box(s.currentRect)}`);
+      window.__shifts.push({ value: entry.value, moved: moved.join(" | ") });
+    }
+  }).observe({ type: "layout-shift", buffered: true });
+}"""
+FRAMES_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))"
+FIRST_PAINT_JS = "() => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-paint')"
+# The exact width of the page's text in its current font (a box's width would not change).
+TEXT_WIDTH_JS = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector("main"));
+  return [...range.getClientRects()].reduce((sum, rect) => sum + rect.width, 0);
+}"""
+HELD_JS = """() => [...document.fonts].every(
+  (f) => f.family.replace(/"/g, "") !== "Figtree" || f.status !== "loaded")"""
+SWAPPED_JS = """() => document.fonts.ready.then(() => [...document.fonts].some(
+  (f) => f.family.replace(/"/g, "") === "Figtree" && f.status === "loaded"))"""
+
+
+class HeldFont:
+    """Holds the font's request until ``release``: the page is laid out in the fallback first."""
+
+    def __init__(self) -> None:
+        self.routes: list[Any] = []
+
+    def __call__(self, route: Any) -> None:
+        self.routes.append(route)
+
+    def release(self, page: Any) -> None:
+        for _ in range(200):  # the preload is sent with the page's first bytes
+            if self.routes:
+                break
+            page.wait_for_timeout(25)
+        assert self.routes, "the page asked for its font"
+        for route in self.routes:
+            route.continue_()
+
+
+def _without_fallback(route: Any) -> None:
+    """app.css with the metric-matched face left out of the font stacks: the control."""
+    response = route.fetch()
+    css = response.text().replace('"Figtree Fallback", ', "")
+    route.fulfill(response=response, body=css)
+
+
+def font_swap_shift(
+    page: Any, open_page: Callable[[], None], *, control: bool = False
+) -> tuple[float, list[str]]:
+    """The page's layout shift (the browser's Layout Instability score) from its layout in the
+    fallback, the font held back, to the font's arrival; and what moved."""
+    held = HeldFont()
+    page.route(FONT, held)
+    if control:
+        page.route("**/css/app.css", _without_fallback)
+    page.add_init_script(f"({OBSERVE_JS})()")
+    open_page()
+    # Painted in the fallback, the font still held (a layout shift is only counted for what
+    # was on screen: before the first paint there is nothing to shift).
+    page.wait_for_function(FIRST_PAINT_JS)
+    page.evaluate(FRAMES_JS)
+    assert page.evaluate(HELD_JS), "the font was held"
+    page.evaluate(FRAMES_JS)
+    before = page.evaluate("() => window.__shifts.length")
+    text_before = page.evaluate(TEXT_WIDTH_JS)
+    held.release(page)
+    assert page.evaluate(SWAPPED_JS), "the web font arrived and was used"
+    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS)
+    # The measure saw the swap: the same text is drawn at another width in the web font.
+    assert page.evaluate(TEXT_WIDTH_JS) != text_before, "the page was not laid out in the fallback first"
+    shifts: list[dict[str, Any]] = page.evaluate("() => window.__shifts")[before:]
+    return sum(shift["value"] for shift in shifts), [
+        f"{shift['value']:.4f} {shift['moved']}" for shift in shifts
+    ]
+
+
+def _home(browser: Any, url: str, size: str, control: bool) -> tuple[float, list[str]]:
+    context = browser.new_context(**SIZE_OF[size])
+    try:
+        page = context.new_page()
+        return font_swap_shift(
+            page, lambda: page.goto(url + "/", wait_until="domcontentloaded"), control=control
+        )
+    finally:
+        context.close()
+
+
+def _room(browser: Any, url: str, name: str, control: bool) -> tuple[float, list[str]]:
+    """A seated player's room page, drawn by the page's script from the socket's first state."""
+    scene = in_thread(lambda: build_scene(name, "en", suffix=f"font{next(_NUMBERS)}"))
+    context = browser.new_context(**PHONE)
+    context.add_cookies(scene.cookies(url))
+    try:
+        page = context.new_page()
+
+        def open_room() -> None:
+            page.goto(scene.url(url), wait_until="domcontentloaded")
+            page.wait_for_selector("#conn[data-state='open']", timeout=10000)
+            page.wait_for_selector(scene.ready, state="attached", timeout=10000)
+
+        return font_swap_shift(page, open_room, control=control)
+    finally:
+        close_and_settle(context.close, [scene.slug])
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_nothing_moves_when_the_font_arrives_on_the_home_page(
+    browser: Any, daphne_server: Any, size: str
+) -> None:
+    """With the fallback faces (Arial/Liberation Sans, regular and bold, resized to Figtree's
+    metrics) the swap shifts the page by less than MAX_SHIFT."""
+    shift, moved = _home(browser, daphne_server.url, size, control=False)
+    print(f"\nhome {size}: layout shift at the font's swap {shift:.4f}")
+    assert shift < MAX_SHIFT, moved
+
+
+# Not decrypto-intercept yet: its token counters sit at the edge of their line on a phone, and
+# one is 3 px wider in Figtree than in the fallback, so it wraps at the swap (0.13). The fix
+# belongs to the Decrypto screens' new layout (issue 30), which must bring it under the budget.
+@pytest.mark.parametrize(
+    "name", ["codenames-lobby-seated", "decrypto-lobby-seated", "codenames-operative-guess"]
+)
+def test_nothing_moves_when_the_font_arrives_in_a_room(browser: Any, daphne_server: Any, name: str) -> None:
+    shift, moved = _room(browser, daphne_server.url, name, control=False)
+    print(f"\n{name}: layout shift at the font's swap {shift:.4f}")
+    assert shift < MAX_SHIFT, moved
+
+
+@pytest.mark.parametrize("size", ["laptop"])
+def test_the_shift_measure_sees_a_font_swap_without_the_fallback_faces(
+    browser: Any, daphne_server: Any, size: str
+) -> None:
+    """The control: the home page with the metric-matched faces taken out of the font stacks
+    (the browser's own sans-serif stands in) shifts by more than MAX_SHIFT at the swap (0.10
+    on a laptop: the headline rewraps and the game cards move up), so the budget above can
+    fail. (Other pages' controls depend on where their lines happen to break.)"""
+    shift, moved = _home(browser, daphne_server.url, size, control=True)
+    print(f"\nwithout the fallback faces: home ({size}) {shift:.4f}")
+    assert shift > MAX_SHIFT, moved
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_home_page_is_axe_clean_in_both_colour_schemes(
+    browser: Any, daphne_server: Any, scheme: str, size: str
+) -> None:
+    context = browser.new_context(**SIZE_OF[size], color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(daphne_server.url + "/")
+        page.evaluate("() => document.fonts.ready")
+        assert axe_violations(page) == [], (scheme, size)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(
+    "name",
+    ["codenames-lobby-seated", "codenames-spymaster-clue", "decrypto-intercept", "decrypto-lobby-seated"],
+)
+def test_room_page_is_axe_clean_in_both_colour_schemes(show: Any, name: str, scheme: str) -> None:  # noqa: F811
+    _scene, page = show(name, "phone", "en", prepare=lambda page: page.emulate_media(color_scheme=scheme))
+    assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    assert axe_violations(page) == [], (name, scheme)
