@@ -261,7 +261,8 @@ def is_connected(player: Player, now: Any = None) -> bool:
     No clock is read: a count goes down when a socket closes, when its process is found
     dead or when a process re-asserts its sockets after an outage (rooms.presence), so a
     database that was away does not make anyone look away when it returns. (A page pings
-    after 1.5 s without a frame and calls its connection lost 2.5 s later, then opens a
-    new socket; the server counts a socket until it closes.)
+    after 2.5 s without a frame while its player can act, 15 s otherwise, and calls its
+    connection lost 2.5 s later, then opens a new socket; the server counts a socket
+    until it closes.)
     """
     return player.connections > 0

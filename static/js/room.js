@@ -132,12 +132,27 @@ function hideOffline() {
 
 // ---- an honest connection --------------------------------------------------------------
 // A phone whose network drops without a reset never sees its socket close: any frame
-// proves the line alive, so after QUIET ms without one the page pings, and a ping
-// unanswered for ANSWER ms more means the line is dead (the page says so within 4.5 s).
-const QUIET = 1500;
+// proves the line alive, so after a quiet spell without one the page pings, and a ping
+// unanswered for ANSWER ms more means the line is dead. While the player can act (a tap
+// pending, their turn, a timer running) the spell is QUIET_ACTING: a dead line is called
+// lost within 5.25 s (2.5 + 2.5 + a tick). Otherwise QUIET_IDLE, six times sparser: an
+// idle page costs the server little (docs/operations.md, "Capacity"), and a tap made then
+// is pending at once, which brings the quick cadence back.
+const QUIET_ACTING = 2500;
+const QUIET_IDLE = 15000;
 const ANSWER = 2500;
 const TICK = 250;
 const line = { heardAt: 0, pingedAt: 0, lastPing: 0, tickAt: 0, timer: null, fresh: true };
+
+// The game says whether it is this player's turn (a module's optional `canAct(state)`).
+function canAct() {
+  if (inFlight.size) return true;
+  const play = state.play;
+  if (!play || play.phase === "over") return false;
+  if (play.deadline) return true;
+  const module = modules[state.game];
+  return Boolean(module && module.canAct && module.canAct(state));
+}
 
 function watchLine() {
   const now = Date.now();
@@ -150,7 +165,7 @@ function watchLine() {
     dropLine();
     return;
   }
-  if ((frozen || !line.pingedAt) && now - line.heardAt > QUIET) {
+  if ((frozen || !line.pingedAt) && now - line.heardAt > (canAct() ? QUIET_ACTING : QUIET_IDLE)) {
     line.pingedAt = now;
     line.lastPing = now;
     socket.send(JSON.stringify({ action: "ping", version: state.version }));

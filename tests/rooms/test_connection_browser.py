@@ -286,3 +286,30 @@ def test_a_tap_whose_resend_is_lost_too_is_shown_as_not_sent(opened: Any) -> Non
     assert not page.evaluate("() => document.body.classList.contains('sending')")
     assert relay.opened == 3 and [m["action"] for m in relay.moves] == ["propose", "propose"]
     assert _game(scene) == game
+
+
+def _pings_within(opened: Any, scene_name: str, seconds: float) -> int:
+    """Pings the page sends in its first ``seconds`` on a quiet line (nobody else moves)."""
+    sent: list[str] = []
+
+    def prepare(page: Any) -> None:
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+
+    _scene, page = opened(scene_name, prepare)
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    page.wait_for_timeout(seconds * 1000)
+    return sum(json.loads(frame).get("action") == "ping" for frame in sent)
+
+
+def test_a_page_whose_player_can_act_pings_after_2_5_s_of_silence(opened: Any) -> None:
+    """The operative's turn to guess: a dead line must be called lost within 6 s."""
+    pings = _pings_within(opened, "codenames-operative-guess", 6.5)
+    print(f"\n{pings} pings in 6.5 s while the player can act")
+    assert pings >= 2
+
+
+def test_a_page_whose_player_cannot_act_pings_six_times_less_often(opened: Any) -> None:
+    """The other team's turn, no timer, nothing pending: one ping per 15 s of silence at most."""
+    pings = _pings_within(opened, "codenames-operative-waiting", 6.5)
+    print(f"\n{pings} pings in 6.5 s while the player cannot act")
+    assert pings == 0
