@@ -344,17 +344,22 @@ async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle
     print(f"rolling restart with {ROLLING_TABLES} games in progress", flush=True)
     tables = [await join_room(site, f"rolling-{n}-{secrets.token_hex(3)}") for n in range(ROLLING_TABLES)]
     everyone = idle + [p for players, _, _ in tables for p in players]
-    figures, tally, stop = GameFigures(), Tally(), asyncio.Event()
+    tally, stop = Tally(), asyncio.Event()
+    per_table = [GameFigures() for _ in tables]
     games = [
         asyncio.create_task(
             keep_playing(seats, operatives, [*seats.values(), *operatives.values()], figures, tally, stop)
         )  # fmt: skip
-        for _, seats, operatives in tables
+        for (_, seats, operatives), figures in zip(tables, per_table, strict=True)
     ]
-    await until(lambda: figures.moves >= 3 * ROLLING_TABLES, 60.0, "the games to be under way")
+
+    def made() -> int:
+        return sum(figures.moves for figures in per_table)
+
+    await until(lambda: made() >= 3 * ROLLING_TABLES, 60.0, "the games to be under way")
     failed_before = sum(p.closes[-1] for p in everyone)
     resent_before, lost_before = sum(p.resent for p in everyone), sum(p.lost for p in everyone)
-    moves_before = figures.moves
+    moves_before = made()
     results = []
     for name, port in zip(("daphne1", "daphne2"), ports, strict=True):
         on = sockets_on(port)
@@ -388,7 +393,7 @@ async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle
     )
     check.expect(
         not tally.unanswered and lost == 0,
-        f"{figures.moves - moves_before} moves made during the restarts: {len(tally.unanswered)} unanswered, "
+        f"{made() - moves_before} moves made during the restarts: {len(tally.unanswered)} unanswered, "
         f"{resent} sent again on a new socket under their id, {lost} resends lost; "
         f"{len(tally.refused)} refused, {len(tally.stalled)} slow to reach every socket "
         f"{(tally.unanswered + tally.refused + tally.stalled)[:3]}",

@@ -176,6 +176,7 @@ async def keep_playing(
         play = spymasters["red"].play
         try:
             if not play or play.get("phase") == "over":
+                figures.clues_used.clear()  # a new board: the made-up clues are free again
                 await move(spymasters["red"], everyone, {"action": "start_game"}, figures, False)
             else:
                 await turn_step(spymasters, operatives, everyone, figures, False)
