@@ -358,6 +358,7 @@ async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle
 
     await until(lambda: made() >= 3 * ROLLING_TABLES, 60.0, "the games to be under way")
     failed_before = sum(p.closes[-1] for p in everyone)
+    why_before = sum((p.failures for p in everyone), Counter[str]())
     resent_before, lost_before = sum(p.resent for p in everyone), sum(p.lost for p in everyone)
     moves_before = made()
     results = []
@@ -373,9 +374,18 @@ async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle
         players = [p for p in everyone if p.closed_at > started]
         waits = sorted(p.live_at - started if _live_again(p) else float("inf") for p in players)
         returned = sum(w != float("inf") for w in waits)
+        if players:
+            phases = [max(getattr(p, field) for p in players) - started
+                      for field in ("closed_at", "reopened_at", "live_at")]  # fmt: skip
+            print(f"  {name}: its {len(players)} sockets' last close seen at {phases[0]:.2f} s, "
+                  f"last open at {phases[1]:.2f} s, last first state at {phases[2]:.2f} s "
+                  "after its SIGTERM")  # fmt: skip
         code = await asyncio.to_thread(check.procs[name].wait, 30)
+        stopped = perf_counter() - started
         check.restart(name)
         await asyncio.to_thread(wait_healthy, check, name, port, 60.0, "/readyz")
+        print(f"  {name}: exited {stopped:.2f} s after its SIGTERM, ready again "
+              f"{perf_counter() - started - stopped:.2f} s after its start")  # fmt: skip
         results.append((name, port, on, returned, waits[-1] if waits else 0.0, code))
     stop.set()
     await asyncio.gather(*games)
@@ -388,9 +398,8 @@ async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle
             f"{name} (:{port}) restarted: {returned} of its {on} sockets back, the last "
             f"{longest:.2f} s after its SIGTERM (≤ {BACK_WITHIN:.0f} s); it exited with {code}",
         )
-    check.expect(
-        failed == 0, f"{failed} failed reconnects (a 502 from the proxy, say) over {len(everyone)} sockets"
-    )
+    why = sum((p.failures for p in everyone), Counter[str]()) - why_before
+    check.expect(failed == 0, f"{failed} failed reconnects over {len(everyone)} sockets {dict(why)}")
     check.expect(
         not tally.unanswered and lost == 0,
         f"{made() - moves_before} moves made during the restarts: {len(tally.unanswered)} unanswered, "

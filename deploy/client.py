@@ -130,6 +130,7 @@ class Player:
         self.pending: dict[int, list[Any]] = {}
         self.resent = self.lost = 0  # moves sent again on a new socket; resends lost too
         self.retry = 0  # the page's backoff step
+        self.failures: Counter[str] = Counter()  # why reconnects failed ("HTTP 502", "TimeoutError")
         self.running = True
         self.task: asyncio.Task[None] | None = None
 
@@ -179,8 +180,10 @@ class Player:
                     await self._backoff()
             try:
                 ws = await self._open()
-            except (OSError, TimeoutError, WebSocketException):
+            except (OSError, TimeoutError, WebSocketException) as error:
                 self.closes[-1] += 1  # a reconnect that failed to open (a 502, say)
+                status = getattr(getattr(error, "response", None), "status_code", None)
+                self.failures[f"HTTP {status}" if status else type(error).__name__] += 1
                 await self._backoff()
                 continue
             self.ws = ws

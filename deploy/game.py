@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -170,9 +171,12 @@ async def keep_playing(
     figures: GameFigures,
     tally: Tally,
     stop: asyncio.Event,
+    pace: float = 0.5,
 ) -> None:
-    """Play game after game until ``stop``; every move's fate goes into ``tally``."""
+    """Play game after game until ``stop``, a move every ``pace`` seconds or so (people
+    tapping, not a flood); every move's fate goes into ``tally``."""
     while not stop.is_set():
+        await asyncio.sleep(pace * (0.5 + random.random()))
         play = spymasters["red"].play
         try:
             if not play or play.get("phase") == "over":
