@@ -42,7 +42,6 @@ from bench.servers import PYTHON, ROOT, Config, Server, configure, free_port, mi
 # ``before``: QUIET of the page before issue 31); None: a page that never pings.
 CADENCES: dict[str, float | None] = {"none": None, "idle": 15.0, "acting": 2.5, "before": 1.5}
 TICK = 0.25  # the page's watch interval
-PING = json.dumps({"action": "ping", "version": 0})
 
 
 class Page:
@@ -55,7 +54,7 @@ class Page:
         self.pinged = False
         self.pings = 0
         self.ws: Any = None
-        self.heard = asyncio.Event()
+        self.version = -1  # the room's version this page holds (its ping carries it)
 
     async def open(self) -> None:
         from websockets.asyncio.client import connect
@@ -65,13 +64,17 @@ class Page:
             origin=self.headers.get("Origin"),  # type: ignore[arg-type]
             ping_interval=None, compression=None, max_size=None, local_addr=(self.source, 0),
         )  # fmt: skip
-        await self.ws.recv()
-        self.heard_at = time.monotonic()
+        self.hear(await self.ws.recv())
+
+    def hear(self, frame: str | bytes) -> None:
+        self.heard_at, self.pinged = time.monotonic(), False
+        message = json.loads(frame)
+        if message.get("type") in ("state", "patch"):
+            self.version = message["version"]
 
     async def read(self) -> None:
-        async for _frame in self.ws:
-            self.heard_at, self.pinged = time.monotonic(), False
-            self.heard.set()
+        async for frame in self.ws:
+            self.hear(frame)
 
     async def watch(self) -> None:
         """The page's tick: its phase is the page's own (pages opened at random moments)."""
@@ -85,7 +88,8 @@ class Page:
             if not self.pinged and now - self.heard_at > quiet:
                 self.pinged = True
                 self.pings += 1
-                await self.ws.send(PING)
+                # The version held: an up-to-date page gets a pong and nothing more.
+                await self.ws.send(json.dumps({"action": "ping", "version": self.version}))
             # Sleep whole ticks until the next moment a ping may be due (the same times
             # the page's 250 ms interval would find it, without waking 4 times a second).
             due = self.heard_at + quiet - time.monotonic()
@@ -94,16 +98,22 @@ class Page:
 
 def _product_pages(port: int, count: int) -> list[Page]:
     """``count`` players joined four to a room (as browsers: page, form, session)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from bench.bots import join_player, own_address
 
-    pages = []
-    for index in range(count):
+    def join(index: int) -> Page:
         slug = f"idle-{index // 4}-{RUN}"
         source = own_address(index)
         session = join_player(port, slug, f"P{index}", source)
         headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
-        pages.append(Page(f"ws://127.0.0.1:{port}/ws/r/{slug}/", headers, source))
-    return pages
+        return Page(f"ws://127.0.0.1:{port}/ws/r/{slug}/", headers, source)
+
+    # Four at once (one room's players one after another, so its creator comes first).
+    with ThreadPoolExecutor(4) as pool:
+        rooms = list(pool.map(lambda first: [join(i) for i in range(first, min(first + 4, count))],
+                              range(0, count, 4)))  # fmt: skip
+    return [page for room in rooms for page in room]
 
 
 def _floor_pages(port: int, count: int) -> list[Page]:
