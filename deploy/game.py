@@ -110,7 +110,11 @@ async def turn_step(
     words = {card["word"].lower() for card in play["cards"]}
     agents = [c["position"] for c in play["cards"] if c["identity"] == team and not c["covered"]]
     if play["phase"] == "clue":
-        word = next(w for w in CLUES if w not in words and w not in figures.clues_used)
+        fresh = [w for w in CLUES if w not in words and w not in figures.clues_used]
+        if not fresh:  # a long game: made-up clues may come round again
+            figures.clues_used.clear()
+            fresh = [w for w in CLUES if w not in words]
+        word = fresh[0]
         figures.clues_used.add(word)
         clue = {"action": "give_clue", "turn": turn, "word": word, "number": min(2, len(agents))}
         await move(spymasters[team], everyone, clue, figures, every_version)
@@ -191,3 +195,6 @@ async def keep_playing(
             await asyncio.sleep(0.2)  # the oracle's view catches up
         except MoveFailed as failure:
             tally.stalled.append(str(failure))
+        except (KeyError, IndexError, TypeError) as error:  # a view caught mid-reconnect
+            tally.stalled.append(f"{type(error).__name__}: {error}")
+            await asyncio.sleep(0.2)
