@@ -47,6 +47,9 @@ class FloorConsumer(AsyncWebsocketConsumer):
             VERSIONS[self.slug] += 1
             event = {"type": "room.move", "version": VERSIONS[self.slug], "position": message.get("position")}
             await self.channel_layer.group_send(self.group, event)
+        elif message.get("action") == "ping":
+            # The page's keep-alive (static/js/room.js): the least any server must answer.
+            await self.send(text_data='{"type":"pong"}')
         elif message.get("action") == "sync":
             # The protocol's answer to a gap, so a bot that missed a patch is not stuck.
             await self.send_state()

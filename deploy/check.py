@@ -13,7 +13,12 @@ deploy/wordrooms.env.example) against PostgreSQL and Redis, with a database of i
    by every socket;
 3. join forms with forged ``X-Forwarded-For`` headers get no more than the room limit;
 4. SIGTERM to one Daphne: its sockets close with 1012 (none with 1006), every player is
-   back on the other process and shown present within 2 s, and the process exits 0.
+   back on the other process and shown present within 2 s, and the process exits 0;
+5. a rolling restart with games in progress (docs/operations.md, "Upgrading"): three
+   tables play game after game while each Daphne in turn gets SIGTERM, is started again
+   and answers ``/readyz`` before the next: every socket of each process is back within
+   3 s of its SIGTERM and no move goes unanswered (failed reconnects, moves resent under
+   their id and the longest wait are printed).
 
 Prints figures; exits 1 if any check failed.
 """
@@ -43,6 +48,8 @@ from deploy.game import play_codenames
 
 ROOM_LIMIT = 5  # LIMIT_ROOMS_PER_IP for the check: small, so forging is quick to count
 PRESENT_WITHIN = 2.0  # seconds: every player back and shown present after a SIGTERM
+BACK_WITHIN = 3.0  # seconds: a rolling restart's sockets back after their process's SIGTERM
+ROLLING_TABLES = 3  # tables of eight playing through the rolling restart
 
 
 class Check:
@@ -50,6 +57,7 @@ class Check:
         self.prefix = prefix
         self.failures: list[str] = []
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.commands: dict[str, tuple[recipe.Command, dict[str, str]]] = {}
 
     def expect(self, ok: bool, what: str) -> None:
         print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
@@ -57,6 +65,7 @@ class Check:
             self.failures.append(what)
 
     def start(self, name: str, command: recipe.Command, env: dict[str, str]) -> None:
+        self.commands[name] = (command, env)
         log = open(self.prefix / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
         self.procs[name] = subprocess.Popen(
             command.argv,
@@ -66,6 +75,10 @@ class Check:
             stderr=subprocess.STDOUT,
             preexec_fn=_die_with_parent,
         )
+
+    def restart(self, name: str) -> None:
+        """Start ``name`` again, as systemd does after it exited (Restart=always)."""
+        self.start(name, *self.commands[name])
 
     def stop_all(self) -> None:
         for proc in self.procs.values():
@@ -114,13 +127,13 @@ def get(port: int, path: str, host: str) -> tuple[int, bytes]:
         conn.close()
 
 
-def wait_healthy(check: Check, name: str, port: int, timeout: float = 60.0) -> None:
+def wait_healthy(check: Check, name: str, port: int, timeout: float = 60.0, path: str = "/healthz") -> None:
     deadline = perf_counter() + timeout
     while perf_counter() < deadline:
         if check.procs[name].poll() is not None:
             raise RuntimeError(f"{name} exited at start:\n{check.log_tail(name)}")
         try:
-            if get(port, "/healthz", "127.0.0.1")[0] == 200:
+            if get(port, path, "127.0.0.1")[0] == 200:
                 return
         except OSError:
             pass
@@ -313,6 +326,92 @@ async def check_drain(check: Check, site: Site, players: list[Player], ports: li
     )
 
 
+def _live_again(player: Player) -> bool:
+    return player.live and player.live_at > player.closed_at
+
+
+def _back(everyone: list[Player], since: float, count: int) -> bool:
+    """At least ``count`` sockets closed since ``since``, and each of them live again."""
+    moved = [p for p in everyone if p.closed_at > since]
+    return len(moved) >= count and all(_live_again(p) for p in moved)
+
+
+async def check_rolling_restart(check: Check, site: Site, ports: list[int], idle: list[Player]) -> None:
+    """Each Daphne in turn: SIGTERM, wait for its exit, start it again, wait for /readyz;
+    meanwhile tables play. ``idle``: sockets already open (the first game's table)."""
+    from deploy.game import GameFigures, MoveFailed, Tally, keep_playing, until
+
+    print(f"rolling restart with {ROLLING_TABLES} games in progress", flush=True)
+    tables = [await join_room(site, f"rolling-{n}-{secrets.token_hex(3)}") for n in range(ROLLING_TABLES)]
+    everyone = idle + [p for players, _, _ in tables for p in players]
+    tally, stop = Tally(), asyncio.Event()
+    per_table = [GameFigures() for _ in tables]
+    games = [
+        asyncio.create_task(
+            keep_playing(seats, operatives, [*seats.values(), *operatives.values()], figures, tally, stop)
+        )  # fmt: skip
+        for (_, seats, operatives), figures in zip(tables, per_table, strict=True)
+    ]
+
+    def made() -> int:
+        return sum(figures.moves for figures in per_table)
+
+    await until(lambda: made() >= 3 * ROLLING_TABLES, 60.0, "the games to be under way")
+    failed_before = sum(p.closes[-1] for p in everyone)
+    why_before = sum((p.failures for p in everyone), Counter[str]())
+    resent_before, lost_before = sum(p.resent for p in everyone), sum(p.lost for p in everyone)
+    moves_before = made()
+    results = []
+    for name, port in zip(("daphne1", "daphne2"), ports, strict=True):
+        on = sockets_on(port)
+        started = perf_counter()
+        check.procs[name].send_signal(signal.SIGTERM)
+
+        try:
+            await until(lambda s=started, n=on: _back(everyone, s, n), 90.0, f"the sockets of {name} back")
+        except MoveFailed:
+            pass  # counted below
+        players = [p for p in everyone if p.closed_at > started]
+        waits = sorted(p.live_at - started if _live_again(p) else float("inf") for p in players)
+        returned = sum(w != float("inf") for w in waits)
+        if players:
+            phases = [max(getattr(p, field) for p in players) - started
+                      for field in ("closed_at", "reopened_at", "live_at")]  # fmt: skip
+            print(f"  {name}: its {len(players)} sockets' last close seen at {phases[0]:.2f} s, "
+                  f"last open at {phases[1]:.2f} s, last first state at {phases[2]:.2f} s "
+                  "after its SIGTERM")  # fmt: skip
+        code = await asyncio.to_thread(check.procs[name].wait, 30)
+        stopped = perf_counter() - started
+        check.restart(name)
+        await asyncio.to_thread(wait_healthy, check, name, port, 60.0, "/readyz")
+        print(f"  {name}: exited {stopped:.2f} s after its SIGTERM, ready again "
+              f"{perf_counter() - started - stopped:.2f} s after its start")  # fmt: skip
+        results.append((name, port, on, returned, waits[-1] if waits else 0.0, code))
+    stop.set()
+    await asyncio.gather(*games)
+    failed = sum(p.closes[-1] for p in everyone) - failed_before
+    resent = sum(p.resent for p in everyone) - resent_before
+    lost = sum(p.lost for p in everyone) - lost_before
+    for name, port, on, returned, longest, code in results:
+        check.expect(
+            returned == on and longest <= BACK_WITHIN and code == 0,
+            f"{name} (:{port}) restarted: {returned} of its {on} sockets back, the last "
+            f"{longest:.2f} s after its SIGTERM (≤ {BACK_WITHIN:.0f} s); it exited with {code}",
+        )
+    why = sum((p.failures for p in everyone), Counter[str]()) - why_before
+    check.expect(failed == 0, f"{failed} failed reconnects over {len(everyone)} sockets {dict(why)}")
+    check.expect(
+        not tally.unanswered and lost == 0,
+        f"{made() - moves_before} moves made during the restarts: {len(tally.unanswered)} unanswered, "
+        f"{resent} sent again on a new socket under their id, {lost} resends lost; "
+        f"{len(tally.refused)} refused, {len(tally.stalled)} slow to reach every socket "
+        f"{(tally.unanswered + tally.refused + tally.stalled)[:3]}",
+    )
+    for players, _, _ in tables:
+        for player in players:
+            await player.stop()
+
+
 def presence_counts(database_url: str, slug_prefix: str) -> list[int]:
     import psycopg
 
@@ -396,6 +495,10 @@ async def scenario(
         await check_drain(check, site, players, ports)
         counts = presence_counts(database_url, "deploy-check-")
         check.expect(counts == [1] * len(players), f"each player counted once in the database: {counts}")
+        # The drained process comes back, as systemd restarts it; then the rolling restart.
+        check.restart("daphne1")
+        await asyncio.to_thread(wait_healthy, check, "daphne1", ports[0], 60.0, "/readyz")
+        await check_rolling_restart(check, site, ports, players)
     finally:
         for player in players:
             await player.stop()

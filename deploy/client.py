@@ -2,8 +2,10 @@
 
 A player joins as the page does (GET the room for the CSRF cookie, POST the join form),
 then holds a socket that applies patches as ``static/js/room.js`` does and, like the
-page, reconnects at once when the server closes with 1012 (any other close waits a
-little). Every close code is counted.
+page, reconnects at once when the server closes with 1012 (any other close, and a
+reconnect that fails, waits with the page's backoff). Like the page, it sends every move
+with an ``id`` and resends a move it saw no answer to once on its next socket. Every
+close code and every failed reconnect is counted.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import http.client
 import itertools
 import json
 import random
+import secrets
 import ssl
+import time
 from collections import Counter
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
@@ -121,6 +125,12 @@ class Player:
         self.live = False  # a state has arrived on the socket now open
         # When the last close was seen, the socket opened again, and its first state came.
         self.closed_at = self.reopened_at = self.live_at = 0.0
+        # Moves sent and not yet answered, as the page keeps them: ref -> [frame, version
+        # held when sent, resent?]; settled as room.js settles them.
+        self.pending: dict[int, list[Any]] = {}
+        self.resent = self.lost = 0  # moves sent again on a new socket; resends lost too
+        self.retry = 0  # the page's backoff step
+        self.failures: Counter[str] = Counter()  # why reconnects failed ("HTTP 502", "TimeoutError")
         self.running = True
         self.task: asyncio.Task[None] | None = None
 
@@ -161,21 +171,64 @@ class Player:
                 code = ws.close_code if ws.close_code is not None else 1006
                 self.closes[code] += 1
                 self.ws, self.live, self.closed_at = None, False, perf_counter()
+                self._drop_resent()
                 if not self.running:
                     return
-                if code != SERVICE_RESTART:
-                    await asyncio.sleep(0.5)  # the page's first backoff step
+                if code == SERVICE_RESTART:
+                    self.retry = 0
+                else:
+                    await self._backoff()
             try:
-                self.ws = await self._open()
-                self.opened += 1
-                self.reopened_at = perf_counter()
-            except (OSError, TimeoutError, WebSocketException):
-                self.closes[-1] += 1  # a reconnect that failed to open
-                await asyncio.sleep(0.5)
+                ws = await self._open()
+            except (OSError, TimeoutError, WebSocketException) as error:
+                self.closes[-1] += 1  # a reconnect that failed to open (a 502, say)
+                status = getattr(getattr(error, "response", None), "status_code", None)
+                self.failures[f"HTTP {status}" if status else type(error).__name__] += 1
+                await self._backoff()
+                continue
+            self.ws = ws
+            self.opened += 1
+            self.reopened_at = perf_counter()
+            await self._resend()
+
+    async def _backoff(self) -> None:
+        """The page's wait before a reconnect: 0.5 s doubling up to 10 s, with jitter."""
+        delay = min(10.0, 0.5 * 2**self.retry) * (0.75 + random.random() * 0.5)
+        self.retry += 1
+        await asyncio.sleep(delay)
+
+    def _drop_resent(self) -> None:
+        """A socket closed: moves resent on it are lost (the page says "not confirmed")."""
+        for ref in [ref for ref, entry in self.pending.items() if entry[2]]:
+            del self.pending[ref]
+            self.lost += 1
+
+    async def _resend(self) -> None:
+        """Every move left from the last socket, once more under its id, then a ping."""
+        if not self.pending or self.ws is None:
+            return
+        try:
+            for entry in self.pending.values():
+                await self.ws.send(entry[0])
+                entry[1], entry[2] = float("inf"), True
+                self.resent += 1
+            await self.ws.send(json.dumps({"action": "ping", "version": self.version}))
+        except ConnectionClosed:
+            pass
 
     def on_frame(self, text: str | bytes) -> None:
         message = json.loads(text)
         kind = message.get("type")
+        self.retry = 0  # the server spoke: the backoff starts over
+        if kind in ("state", "patch"):
+            for ref in [r for r, entry in self.pending.items() if message["version"] > entry[1]]:
+                del self.pending[ref]
+        elif kind == "pong":
+            self.pending = {r: entry for r, entry in self.pending.items() if not entry[2]}
+        elif kind == "error" and message.get("code") == "draining":
+            return  # not applied: resent on the next socket
+        elif kind == "error":
+            self.pending.pop(message.get("ref"), None)  # type: ignore[arg-type]
         if kind == "state":
             if not self.live:
                 self.live, self.live_at = True, perf_counter()
@@ -193,10 +246,18 @@ class Player:
             self.errors[message["ref"]] = message
 
     async def send(self, message: dict[str, Any]) -> int:
+        """Send ``message`` as the page does: a move with its ``at`` and a fresh ``id``,
+        kept until answered. The page takes no tap while its socket is down; a move sent
+        then is kept too, and goes out on the next socket."""
         ref = next(_refs)
+        quiet = message.get("action") in ("ping", "sync", "chat_history")
+        extra: dict[str, Any] = {} if quiet else {"at": round(time.time() * 1000), "id": secrets.token_hex(8)}
+        frame = json.dumps({**message, **extra, "ref": ref})
+        if not quiet:
+            self.pending[ref] = [frame, self.version, False]
         if self.ws is not None:
             try:
-                await self.ws.send(json.dumps({**message, "ref": ref}))
+                await self.ws.send(frame)
             except ConnectionClosed:
                 pass
         return ref

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
@@ -22,6 +23,18 @@ CLUES = ["zorbly", "quixum", "flarnish", "gromple", "snivvet", "plovix", "trazzl
 
 class MoveFailed(Exception):
     pass
+
+
+class MoveUnanswered(MoveFailed):
+    """The mover saw neither the move's effect nor an error about it."""
+
+
+class MoveRefused(MoveFailed):
+    """The move was answered with an error."""
+
+
+class MoveStalled(MoveFailed):
+    """The move was answered, but not every socket caught up with it in time."""
 
 
 @dataclass
@@ -46,26 +59,50 @@ def signature(state: dict[str, Any]) -> str:
     return json.dumps([state.get("play"), players], sort_keys=True)
 
 
-async def move(mover: Player, everyone: list[Player], message: dict[str, Any], figures: GameFigures) -> None:
-    """Send ``message``; wait until it made a version and every socket holds it."""
+async def move(
+    mover: Player,
+    everyone: list[Player],
+    message: dict[str, Any],
+    figures: GameFigures,
+    every_version: bool = True,
+) -> None:
+    """Send ``message``; wait until it made a version and every socket holds it.
+
+    ``every_version``: each socket must have held that very version (not only a later
+    state, as a socket that reconnected meanwhile is sent). Like a player, the mover taps
+    only while its page is live (the page takes no tap while its socket is down).
+    """
+    await until(lambda: mover.live, MOVE_TIMEOUT, f"{mover.name}'s socket to be live")
     before = signature(mover.state)
     started = perf_counter()
     ref = await mover.send(message)
     # Its effect, not just a new version: a presence push may bump the room meanwhile.
-    await until(lambda: signature(mover.state) != before or ref in mover.errors, MOVE_TIMEOUT, f"{message}")
+    try:
+        await until(
+            lambda: signature(mover.state) != before or ref in mover.errors, MOVE_TIMEOUT, f"{message}"
+        )
+    except MoveFailed as failure:
+        raise MoveUnanswered(f"{mover.name}: {failure}") from None
     if ref in mover.errors:
-        raise MoveFailed(f"{mover.name}: {message} refused: {mover.errors[ref]}")
+        raise MoveRefused(f"{mover.name}: {message} refused: {mover.errors[ref]}")
     version = mover.version
-    await until(lambda: all(p.version >= version for p in everyone), MOVE_TIMEOUT, f"version {version}")
+    try:
+        await until(lambda: all(p.version >= version for p in everyone), MOVE_TIMEOUT, f"version {version}")
+    except MoveFailed as failure:
+        raise MoveStalled(str(failure)) from None
     figures.seen_ms.append((perf_counter() - started) * 1000)
     figures.moves += 1
     missing = [p.name for p in everyone if version not in p.versions]
-    if missing:
+    if missing and every_version:
         raise MoveFailed(f"version {version} skipped by {missing}")
 
 
 async def turn_step(
-    spymasters: dict[str, Player], operatives: dict[str, Player], everyone: list[Player], figures: GameFigures
+    spymasters: dict[str, Player],
+    operatives: dict[str, Player],
+    everyone: list[Player],
+    figures: GameFigures,
+    every_version: bool = True,
 ) -> None:
     """The next move of the game, by whoever's it is (the red spymaster's view is the oracle)."""
     play = spymasters["red"].play
@@ -73,16 +110,20 @@ async def turn_step(
     words = {card["word"].lower() for card in play["cards"]}
     agents = [c["position"] for c in play["cards"] if c["identity"] == team and not c["covered"]]
     if play["phase"] == "clue":
-        word = next(w for w in CLUES if w not in words and w not in figures.clues_used)
+        fresh = [w for w in CLUES if w not in words and w not in figures.clues_used]
+        if not fresh:  # a long game: made-up clues may come round again
+            figures.clues_used.clear()
+            fresh = [w for w in CLUES if w not in words]
+        word = fresh[0]
         figures.clues_used.add(word)
         clue = {"action": "give_clue", "turn": turn, "word": word, "number": min(2, len(agents))}
-        await move(spymasters[team], everyone, clue, figures)
+        await move(spymasters[team], everyone, clue, figures, every_version)
     elif play["phase"] == "guess" and play["guesses_made"] < play["clue"]["number"]:
         card = {"turn": turn, "position": agents[0]}
-        await move(operatives[team], everyone, {"action": "propose", **card}, figures)
-        await move(operatives[team], everyone, {"action": "confirm", **card}, figures)
+        await move(operatives[team], everyone, {"action": "propose", **card}, figures, every_version)
+        await move(operatives[team], everyone, {"action": "confirm", **card}, figures, every_version)
     elif play["phase"] == "guess":
-        await move(operatives[team], everyone, {"action": "end_turn", "turn": turn}, figures)
+        await move(operatives[team], everyone, {"action": "end_turn", "turn": turn}, figures, every_version)
     else:
         raise MoveFailed(f"unexpected phase {play['phase']!r}")
 
@@ -116,3 +157,44 @@ async def until_the_bot_moves(
             return perf_counter() - started
         await turn_step(spymasters, operatives, everyone, figures)
     raise MoveFailed("the bot's team never came to guess")
+
+
+@dataclass
+class Tally:
+    """What games played through a rolling restart met."""
+
+    unanswered: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    stalled: list[str] = field(default_factory=list)
+
+
+async def keep_playing(
+    spymasters: dict[str, Player],
+    operatives: dict[str, Player],
+    everyone: list[Player],
+    figures: GameFigures,
+    tally: Tally,
+    stop: asyncio.Event,
+    pace: float = 0.5,
+) -> None:
+    """Play game after game until ``stop``, a move every ``pace`` seconds or so (people
+    tapping, not a flood); every move's fate goes into ``tally``."""
+    while not stop.is_set():
+        await asyncio.sleep(pace * (0.5 + random.random()))
+        play = spymasters["red"].play
+        try:
+            if not play or play.get("phase") == "over":
+                figures.clues_used.clear()  # a new board: the made-up clues are free again
+                await move(spymasters["red"], everyone, {"action": "start_game"}, figures, False)
+            else:
+                await turn_step(spymasters, operatives, everyone, figures, False)
+        except MoveUnanswered as failure:
+            tally.unanswered.append(str(failure))
+        except MoveRefused as failure:
+            tally.refused.append(str(failure))
+            await asyncio.sleep(0.2)  # the oracle's view catches up
+        except MoveFailed as failure:
+            tally.stalled.append(str(failure))
+        except (KeyError, IndexError, TypeError) as error:  # a view caught mid-reconnect
+            tally.stalled.append(f"{type(error).__name__}: {error}")
+            await asyncio.sleep(0.2)

@@ -9,13 +9,14 @@ import time
 from importlib import import_module
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 from django.utils.translation import gettext_lazy as _
 
-from rooms import changes, chat, db, hub, limits, metrics, play, presence
+from rooms import changes, chat, db, hub, limits, metrics, play, presence, receipts
 from rooms.errors import RoomError
 from rooms.frames import parse_frame, ref_of, take_at
 from rooms.i18n import render_message, socket_language
@@ -43,6 +44,8 @@ LINK_REVOKED = "This link is no longer valid: open the new one from your seat."
 REMOVED = _("You were removed from this room by the site's operators.")
 ROOM_CLOSED = _("This room was closed by the site's operators.")
 TABLE_VIEW = _("The table view only shows the game: play from your own screen.")
+DRAINING = _("The server is restarting: that move was not applied. It is sent again on the new connection.")
+QUIET_ACTIONS = ("ping", "sync", "chat_history")  # change nothing: never refused as draining
 RELOAD_EVERY = 1.0  # seconds between two reads of a room for out-of-date pings
 _reloaded: dict[str, float] = {}  # room -> when it was last read for one
 
@@ -57,6 +60,12 @@ def _player_of(players: list[Player], *, uid: str | None, device_token: str | No
     if uid:
         return next((p for p in players if p.uid == uid), None)
     return None
+
+
+def _applied_meanwhile(player: Player | None, move_id: str | None) -> bool:
+    """After a unique violation: whether it was this move's receipt, written by another
+    process's transaction between our check and our write (SQLite, which takes no row lock)."""
+    return player is not None and move_id is not None and receipts.applied(player.pk, move_id)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -272,6 +281,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if getattr(self, "closing", False):
+            if getattr(self, "draining", False):
+                await self._refuse_draining(text_data)
             return  # frames still queued from a socket being closed: nothing to answer
         ref = None
         if not self.within_rate():
@@ -294,7 +305,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             ref = message.get("ref") if isinstance(message.get("ref"), str | int) else None
             action = message["action"]
             take_at(message)
-            await self.dispatch_action(message, pushes)
+            move_id = None if action in QUIET_ACTIONS else receipts.take_id(message)
+            await self.dispatch_action(message, pushes, move_id)
         except RoomError as error:
             failed = error.code
             if ref is None:
@@ -318,7 +330,25 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if action not in ("ping", "sync"):
                 metrics.action_done(time.perf_counter() - started, failed)
 
-    async def dispatch_action(self, message: dict[str, Any], pushes: list[dict[str, Any]]) -> None:
+    async def _refuse_draining(self, text_data: str | None) -> None:
+        """A frame that reached this socket after its process began draining (rooms.drain):
+        not applied, and answered ``draining`` while the socket can still carry an answer.
+        Once its close frame is out it cannot: the page resends every move it saw no answer
+        to on its next socket, under the move's ``id`` (applied at most once)."""
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            return
+        if not isinstance(message, dict) or message.get("action") in QUIET_ACTIONS:
+            return
+        try:
+            await self.send_error("draining", DRAINING, ref_of(text_data))
+        except Disconnected:
+            pass  # the close frame went first
+
+    async def dispatch_action(
+        self, message: dict[str, Any], pushes: list[dict[str, Any]], move_id: str | None = None
+    ) -> None:
         action = message["action"]
         if action == "ping":
             await self.send(text_data=PONG)
@@ -342,9 +372,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if handler is not None:
             if self.device_token:
                 raise RoomError("not_joined", _("Join the room first."))
-            await db.call_collecting(pushes, handler, self, message)
+            if move_id is None:
+                await db.call_collecting(pushes, handler, self, message)
+            else:
+                await db.call_collecting(pushes, self.lobby_action_once, handler, message, move_id)
         else:
-            await db.call_collecting(pushes, self.game_action, message)
+            await db.call_collecting(pushes, self.game_action, message, move_id)
 
     async def _fresh_snapshot(self) -> dict[str, Any]:
         """The room read afresh (a client says it missed something), at most once per
@@ -392,20 +425,57 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=frame)
             metrics.pushed("chat")
 
-    def game_action(self, message: dict[str, Any]) -> None:
+    def game_action(self, message: dict[str, Any], move_id: str | None = None) -> None:
+        """A move of the game; one whose ``move_id`` was applied already is not applied
+        again, and answered by nothing but the state the page is sent anyway."""
         refused: RoomError | None = None
-        with changes.locked_room(self.slug) as room:
-            players = changes.room_players(room)
-            player = _player_of(players, uid=self.uid, device_token=self.device_token)
-            if player is None:
-                raise RoomError("not_joined", _("Join the room first."))
-            changes.remember(room, players=players)
-            try:
-                play.act(room, players, player, message)
-            except RoomError as error:
-                # A refused move changes nothing of its own, but a deadline that had
-                # passed may have been applied on the way: keep that, then answer.
-                refused = error
+        player: Player | None = None
+        try:
+            with changes.locked_room(self.slug) as room:
+                players = changes.room_players(room)
+                player = _player_of(players, uid=self.uid, device_token=self.device_token)
+                if player is None:
+                    raise RoomError("not_joined", _("Join the room first."))
+                if move_id is not None and receipts.applied(player.pk, move_id):
+                    return
+                changes.remember(room, players=players)
+                try:
+                    play.act(room, players, player, message)
+                except RoomError as error:
+                    # A refused move changes nothing of its own, but a deadline that had
+                    # passed may have been applied on the way: keep that, then answer.
+                    refused = error
+                else:
+                    if move_id is not None:
+                        receipts.keep(player.pk, move_id)
+        except IntegrityError:
+            if not _applied_meanwhile(player, move_id):
+                raise
+            return
+        if refused is not None:
+            raise refused
+
+    def lobby_action_once(self, handler: Any, message: dict[str, Any], move_id: str) -> None:
+        """A lobby action under its ``move_id``, as ``game_action`` does: the room's lock
+        taken around the action's own (a nested block of the same transaction)."""
+        refused: RoomError | None = None
+        player: Player | None = None
+        try:
+            with changes.locked_room(self.slug) as room:
+                player = next((p for p in changes.room_players(room) if self.uid and p.uid == self.uid), None)
+                if player is not None and receipts.applied(player.pk, move_id):
+                    return
+                try:
+                    handler(self, message)
+                except RoomError as error:
+                    refused = error  # what the action committed on its way stays, as before
+                else:
+                    if player is not None:
+                        receipts.keep(player.pk, move_id)
+        except IntegrityError:
+            if not _applied_meanwhile(player, move_id):
+                raise
+            return
         if refused is not None:
             raise refused
 

@@ -6,8 +6,10 @@ disconnect code runs, so the other processes show those players present until th
 clock's presence sweep (a minute). Here Daphne's shutdown step first drains:
 
 1. stop listening, so the proxy sends new connections to the other processes;
-2. take this process's room sockets out of play: no new frame starts a move, and their
-   players are counted out here, once (their own disconnect then counts nothing);
+2. take this process's room sockets out of play: no new frame starts a move (one that
+   arrives is not applied; the page resends it on its next socket under its ``id``,
+   applied at most once: rooms.receipts), and their players are counted out here, once
+   (their own disconnect then counts nothing);
 3. close every WebSocket with 1012 ("service restart"): the page reconnects at once,
    without its backoff, and the proxy hands it to another process;
 4. clear those players' presence in the database and push the rooms whose players now
@@ -169,7 +171,9 @@ async def drain(server: Any) -> None:
             if socket in drained:
                 continue
             drained.add(socket)
-            socket.closing = True  # frames still arriving start no move
+            # Frames still arriving start no move: answered "draining" if the socket can
+            # still carry it, else resent by the page on its next socket (rooms.consumers).
+            socket.closing = socket.draining = True
             if socket.player_pk is not None:
                 players.append((socket.player_pk, socket.slug))
                 socket.player_pk = None  # counted out here: its disconnect must not count again

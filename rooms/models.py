@@ -227,6 +227,29 @@ class Presence(models.Model):
         return f"{self.sockets} of player {self.player_id} on {self.process_id}"
 
 
+class Receipt(models.Model):
+    """A move's idempotency id (``id`` in docs/protocol.md), kept once the move is applied.
+
+    Written in the transaction of the move, under the room's row lock, and read under it:
+    a page that resends a move after a restart (possibly to another process) has it
+    applied at most once. The database rather than Redis: the check and the move commit
+    together, and a setup without Redis keeps the guarantee. Like ``Presence``, no
+    database-level foreign key: the previous release's code, which knows nothing of this
+    table, must still be able to delete players and rooms during a rolling upgrade.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, db_constraint=False, db_index=False,
+                               related_name="+")  # fmt: skip
+    key = models.CharField(max_length=64)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "key"], name="one_receipt_per_move")]
+
+    def __str__(self) -> str:
+        return f"move {self.key} of player {self.player_id}"
+
+
 # How long a count that no live process's row backs (one left by the previous release's
 # code) may go unvouched before the clock's sweep lowers it (rooms.presence).
 PRESENCE_GRACE = timedelta(seconds=60)
@@ -238,7 +261,8 @@ def is_connected(player: Player, now: Any = None) -> bool:
     No clock is read: a count goes down when a socket closes, when its process is found
     dead or when a process re-asserts its sockets after an outage (rooms.presence), so a
     database that was away does not make anyone look away when it returns. (A page pings
-    after 1.5 s without a frame and calls its connection lost 2.5 s later, then opens a
-    new socket; the server counts a socket until it closes.)
+    after 2.5 s without a frame while its player can act, 15 s otherwise, and calls its
+    connection lost 2.5 s later, then opens a new socket; the server counts a socket
+    until it closes.)
     """
     return player.connections > 0

@@ -104,6 +104,16 @@ def test_the_proxy_sets_the_client_address_and_keeps_metrics_private() -> None:
     assert re.search(r"location /metrics \{\s*deny all;\s*\}", text)
 
 
+def test_a_restarting_process_is_never_marked_down_by_the_proxy() -> None:
+    """A rolling restart: nginx must not keep a process that was restarting out of the
+    upstream once it is back (max_fails=1 gave every socket of the next process 502 "no
+    live upstreams" for up to a minute). ``make deploy-check`` runs the restart itself."""
+    text = recipe.NGINX_SITE.read_text()
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+(.*);$", text, flags=re.MULTILINE)
+    assert servers and all(re.fullmatch(r"\s*max_fails=0", options) for options in servers), servers
+    assert re.search(r"^\s*proxy_next_upstream error timeout;", text, flags=re.MULTILINE)
+
+
 def test_the_units_run_daphne_behind_the_proxy_and_one_clock() -> None:
     web = recipe.unit_command(recipe.WEB_UNIT, "8001")
     # -v 0: Daphne writes no access log of its own (a device link's path holds its secret).

@@ -32,10 +32,19 @@ function setConn(kind) {
 // A move is in flight from its send until the server has surely read it: a push of a
 // later version, an error naming its ref, or the pong to a ping sent after it (the server
 // answers a socket's frames in order), or for a line of talk its own copy coming back.
-// Meanwhile the room bar's dot pulses and the game is marked busy; a line that drops first
-// leaves the player told, once the board is back, to check and tap again.
-const inFlight = new Map(); // ref -> { version: the version held when sent, at: Date.now(), action }
+// Meanwhile the room bar's dot pulses and the game is marked busy. A socket that closes
+// first (a server restarting, a line dropping) leaves its moves to be sent once more on
+// the next socket, under the id each was sent with: the server applies an id at most
+// once (docs/protocol.md, "id"), so a move that did land is not made twice. A resend that
+// goes unanswered too leaves the player told, once the board is back, to check and tap again.
+const inFlight = new Map(); // ref -> { version: held when sent, at: Date.now(), action, frame, resent }
 let unconfirmed = false;
+
+// 64 random bits: unique enough per player and room over the 10 minutes the server keeps them.
+function moveId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function pendingChanged() {
   const busy = inFlight.size > 0;
@@ -56,11 +65,32 @@ function settle(done) {
   if (changed) pendingChanged();
 }
 
+// The socket closed: moves sent once wait for the next socket; moves already resent are lost.
 function lostInFlight() {
+  let lost = false;
+  for (const [ref, sent] of inFlight) {
+    if (sent.resent) {
+      inFlight.delete(ref);
+      lost = true;
+    }
+  }
+  if (lost) {
+    unconfirmed = true;
+    pendingChanged();
+  }
+}
+
+// On a new socket: each move left from the last one, sent again with its id, ref and `at`,
+// then a ping whose pong settles them (a resend that was applied already gets no answer).
+function resendInFlight(ws) {
   if (!inFlight.size) return;
-  inFlight.clear();
-  unconfirmed = true;
-  pendingChanged();
+  const now = Date.now();
+  for (const sent of inFlight.values()) {
+    ws.send(sent.frame);
+    Object.assign(sent, { resent: true, at: now, version: Infinity });
+  }
+  Object.assign(line, { pingedAt: now, lastPing: now });
+  ws.send(JSON.stringify({ action: "ping", version: state.version }));
 }
 
 // While the socket is down the page says so over the game and takes no taps: a move made
@@ -102,12 +132,27 @@ function hideOffline() {
 
 // ---- an honest connection --------------------------------------------------------------
 // A phone whose network drops without a reset never sees its socket close: any frame
-// proves the line alive, so after QUIET ms without one the page pings, and a ping
-// unanswered for ANSWER ms more means the line is dead (the page says so within 4.5 s).
-const QUIET = 1500;
+// proves the line alive, so after a quiet spell without one the page pings, and a ping
+// unanswered for ANSWER ms more means the line is dead. While the player can act (a tap
+// pending, their turn, a timer running) the spell is QUIET_ACTING: a dead line is called
+// lost within 5.25 s (2.5 + 2.5 + a tick). Otherwise QUIET_IDLE, six times sparser: an
+// idle page costs the server little (docs/operations.md, "Capacity"), and a tap made then
+// is pending at once, which brings the quick cadence back.
+const QUIET_ACTING = 2500;
+const QUIET_IDLE = 15000;
 const ANSWER = 2500;
 const TICK = 250;
 const line = { heardAt: 0, pingedAt: 0, lastPing: 0, tickAt: 0, timer: null, fresh: true };
+
+// The game says whether it is this player's turn (a module's optional `canAct(state)`).
+function canAct() {
+  if (inFlight.size) return true;
+  const play = state.play;
+  if (!play || play.phase === "over") return false;
+  if (play.deadline) return true;
+  const module = modules[state.game];
+  return Boolean(module && module.canAct && module.canAct(state));
+}
 
 function watchLine() {
   const now = Date.now();
@@ -120,7 +165,7 @@ function watchLine() {
     dropLine();
     return;
   }
-  if ((frozen || !line.pingedAt) && now - line.heardAt > QUIET) {
+  if ((frozen || !line.pingedAt) && now - line.heardAt > (canAct() ? QUIET_ACTING : QUIET_IDLE)) {
     line.pingedAt = now;
     line.lastPing = now;
     socket.send(JSON.stringify({ action: "ping", version: state.version }));
@@ -156,6 +201,7 @@ function connect() {
       toast(_("Your last move was not confirmed before the connection dropped: if it is not on the board, tap it again."), "error");
     }
     Object.assign(line, { heardAt: Date.now(), pingedAt: 0, tickAt: Date.now(), fresh: true });
+    resendInFlight(ws);
     clearInterval(line.timer);
     line.timer = setInterval(watchLine, TICK);
   });
@@ -221,9 +267,10 @@ export function send(message) {
   const ref = ++refCounter;
   const quiet = message.action === "ping" || message.action === "sync" || message.action === "chat_history";
   const stamp = message.action === "ping" || message.action === "sync" ? {} : { at: Math.round(serverNow() * 1000) };
-  socket.send(JSON.stringify({ ...message, ...stamp, ref }));
+  const frame = JSON.stringify({ ...message, ...stamp, ...(quiet ? {} : { id: moveId() }), ref });
+  socket.send(frame);
   if (!quiet) {
-    inFlight.set(ref, { version: state.version, at: Date.now(), action: message.action });
+    inFlight.set(ref, { version: state.version, at: Date.now(), action: message.action, frame, resent: false });
     pendingChanged();
   }
   return ref;
@@ -232,6 +279,9 @@ export function send(message) {
 function receive(message) {
   if (message.type === "state" || message.type === "patch") {
     settle((ref, sent) => message.version > sent.version);
+  } else if (message.type === "error" && message.code === "draining") {
+    // Not applied; the 1012 close follows, and the move goes again on the next socket.
+    return;
   } else if (message.type === "error" && message.ref !== undefined) {
     settle((ref) => ref === message.ref);
   } else if (message.type === "pong") {

@@ -162,9 +162,14 @@ def test_the_browsers_offline_signal_is_believed_at_once(opened: Any) -> None:
     assert page.get_attribute("#conn", "data-state") == "open"
 
 
-def test_a_tap_into_a_silently_dead_line_shows_pending_then_not_confirmed(opened: Any) -> None:
-    """Tapped before the page can know the line is dead: the tap shows as pending at once,
-    and once the board is back the player is told it was not confirmed — never silence."""
+def test_a_tap_into_a_silently_dead_line_shows_pending_then_is_resent_and_refused_as_too_late(
+    opened: Any,
+) -> None:
+    """Tapped before the page can know the line is dead: the tap shows as pending at once;
+    on the next socket it is sent once more, and a line down longer than a move may wait
+    (MOVE_MAX_AGE_SECONDS) makes that resend a refusal the player reads — never silence."""
+    from django.conf import settings
+
     line = Line()
 
     def prepare(page: Any) -> None:
@@ -176,19 +181,135 @@ def test_a_tap_into_a_silently_dead_line_shows_pending_then_not_confirmed(opened
     card = page.locator(f"{CARD}[data-position='{scene.extra['target']}']")
     line.dead = True
     card.click()  # a proposal, into a line nobody has noticed is dead yet
+    tapped = time.monotonic()
     assert page.evaluate("() => document.body.classList.contains('sending')")
     assert page.get_attribute("#conn", "data-sending") == "1"
     assert page.get_attribute("#play", "aria-busy") == "true"
     assert any(json.loads(m).get("action") == "propose" for m in line.held), line.held
     page.wait_for_selector("#offline", state="visible", timeout=8000)
+    # Past the age a move may have when it arrives: the resend is then surely too late.
+    page.wait_for_timeout(max(0.0, settings.MOVE_MAX_AGE_SECONDS + 1 - (time.monotonic() - tapped)) * 1000)
     line.dead = False
     page.wait_for_selector("#offline", state="hidden", timeout=15000)
     page.wait_for_selector("#toast.show", timeout=5000)
-    assert "not confirmed" in page.inner_text("#toast")
-    assert not page.evaluate("() => document.body.classList.contains('sending')")
-    assert _game(scene) == game  # it was never applied, and the player knows to tap again
+    assert "nothing was changed" in page.inner_text("#toast")
+    page.wait_for_function("() => !document.body.classList.contains('sending')", timeout=5000)
+    assert _game(scene) == game  # never applied, and the player knows why
     # A tap on a live line is pending only until the server has read it.
     version = _version(scene)
     card.click()
     page.wait_for_function("() => !document.body.classList.contains('sending')", timeout=10000)
     assert _version(scene) > version
+
+
+class Restarts:
+    """Every socket of the page through a relay that plays a server restarting under a tap:
+    for socket number ``n`` (from 0) in ``plan``, the first move the page sends is passed
+    on (``"pass"``: applied, its answer lost) or kept (``"hold"``: never arrives), and the
+    page's side is closed with 1012 at once, as a draining process closes it."""
+
+    def __init__(self, plan: dict[int, str]) -> None:
+        self.plan = plan
+        self.opened = 0
+        self.moves: list[dict[str, Any]] = []  # every move the page sent, on any socket
+
+    def route(self, ws: Any) -> None:
+        number = self.opened
+        self.opened += 1
+        server = ws.connect_to_server()
+        step = self.plan.get(number)
+
+        def up(message: str | bytes) -> None:
+            nonlocal step
+            text = message if isinstance(message, str) else message.decode()
+            frame = json.loads(text)
+            if frame.get("action") in ("ping", "sync", "chat_history"):
+                if step != "closed":
+                    server.send(message)
+                return
+            self.moves.append(frame)
+            if step is None:
+                server.send(message)
+                return
+            if step == "pass":
+                server.send(message)
+            step = "closed"
+            ws.close(code=1012, reason="server restart")
+            server.close()
+
+        def down(message: str | bytes) -> None:
+            if step != "closed":
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+
+def _moves_made(scene: Scene) -> int:
+    from rooms.models import GameMove
+
+    return in_thread(lambda: GameMove.objects.filter(room__slug=scene.slug, kind=GameMove.MOVE).count())
+
+
+def _through(relay: Restarts) -> Callable[[Any], None]:
+    return lambda page: page.route_web_socket(re.compile(r"/ws/"), relay.route)
+
+
+@pytest.mark.parametrize("lost", ["pass", "hold"])
+def test_a_tap_whose_socket_restarts_under_it_is_resent_once_and_applied_once(opened: Any, lost: str) -> None:
+    """A process restarting (1012) under a tap: whether the tap reached it ("pass": applied,
+    the answer lost) or not ("hold"), the page sends it once more on the next socket under
+    the same id and `at`, and the server applies it exactly once; no toast, nothing pending."""
+    relay = Restarts({0: lost})
+    scene, page = opened("codenames-operative-guess", _through(relay))
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    before = _moves_made(scene)
+    page.locator(f"{CARD}[data-position='{scene.extra['target']}']").click()
+    page.wait_for_function("() => !document.body.classList.contains('sending')", timeout=10000)
+    assert relay.opened == 2
+    sent = [m for m in relay.moves if m["action"] == "propose"]
+    assert len(sent) == 2 and sent[0]["id"] == sent[1]["id"] and sent[0]["at"] == sent[1]["at"], sent
+    assert _moves_made(scene) == before + 1
+    assert not page.is_visible("#toast.show")
+
+
+def test_a_tap_whose_resend_is_lost_too_is_shown_as_not_sent(opened: Any) -> None:
+    """Resent once, never twice: a second socket closing under the resend leaves the
+    player told, once the board is back, that the move was not confirmed."""
+    relay = Restarts({0: "hold", 1: "hold"})
+    scene, page = opened("codenames-operative-guess", _through(relay))
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    game = _game(scene)
+    page.locator(f"{CARD}[data-position='{scene.extra['target']}']").click()
+    page.wait_for_selector("#toast.show", timeout=10000)
+    assert "not confirmed" in page.inner_text("#toast")
+    assert not page.evaluate("() => document.body.classList.contains('sending')")
+    assert relay.opened == 3 and [m["action"] for m in relay.moves] == ["propose", "propose"]
+    assert _game(scene) == game
+
+
+def _pings_within(opened: Any, scene_name: str, seconds: float) -> int:
+    """Pings the page sends in its first ``seconds`` on a quiet line (nobody else moves)."""
+    sent: list[str] = []
+
+    def prepare(page: Any) -> None:
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+
+    _scene, page = opened(scene_name, prepare)
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    page.wait_for_timeout(seconds * 1000)
+    return sum(json.loads(frame).get("action") == "ping" for frame in sent)
+
+
+def test_a_page_whose_player_can_act_pings_after_2_5_s_of_silence(opened: Any) -> None:
+    """The operative's turn to guess: a dead line must be called lost within 6 s."""
+    pings = _pings_within(opened, "codenames-operative-guess", 6.5)
+    print(f"\n{pings} pings in 6.5 s while the player can act")
+    assert pings >= 2
+
+
+def test_a_page_whose_player_cannot_act_pings_six_times_less_often(opened: Any) -> None:
+    """The other team's turn, no timer, nothing pending: one ping per 15 s of silence at most."""
+    pings = _pings_within(opened, "codenames-operative-waiting", 6.5)
+    print(f"\n{pings} pings in 6.5 s while the player cannot act")
+    assert pings == 0

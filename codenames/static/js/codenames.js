@@ -65,6 +65,11 @@ function announceRotation(previous, state, ctx) {
 }
 
 // For the rules dialog: this room's house rules, above the game's rules.
+// Whether this player has a move to make now (room.js pings more often then).
+export function canAct(state) {
+  return myTurnToAct(state.play, seatOf(state));
+}
+
 export function houseRulesSummary(state) {
   const rules = (state.settings && state.settings.codenames) || {};
   return [h("h3", { text: _("This room's house rules") }), h("p", { text: rulesText(rules) }),

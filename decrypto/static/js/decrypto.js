@@ -105,6 +105,12 @@ function timerText(seconds) {
 }
 
 // For the rules dialog: this room's house rules, above the game's rules.
+// Whether this player has a task now (room.js pings more often then).
+export function canAct(state) {
+  const play = state.play;
+  return Boolean(play && play.phase !== "over" && play.seat && play.seat.tasks.length > 0);
+}
+
 export function houseRulesSummary(state) {
   return [h("h3", { text: _("This room's house rules") }), h("p", { text: timerText(timerSeconds(state)) })];
 }
