@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bots import stems
 from bots.associations import Table, key
 from codenames.engine.clues import HYPHENS, board_conflict
 
@@ -103,13 +104,18 @@ def choose_clue(
     # A visible card's spelling and lemma: a clue sharing one would point at that card by
     # its form alone ("capelli" with CAPELLO on the board), whatever it meant.
     on_board = frozenset().union(*(table.lemmas(w) for w in visible))
+    guard = stems.Guard(visible, table.language)
 
     def legal(clue: str) -> bool:
         # CN-10 as the engine checks it: one word, no hyphen, unless the house allows more.
         if not multi_word and (" " in clue or any(char in HYPHENS for char in clue)):
             return False
-        return board_conflict(clue, visible, multi_word=multi_word) is None and not (
-            table.lemmas(clue) & on_board
+        return (
+            board_conflict(clue, visible, multi_word=multi_word) is None
+            and not (table.lemmas(clue) & on_board)
+            # CN-9 in spirit: a form, a derivation or a compound sharing a stem with a
+            # visible card (FLYGA with FLYGPLATS, BARBA with BARBEIRO) names that card.
+            and guard.near(clue) is None
         )
 
     candidates = {

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from bots import lemmas, stems
 from bots.associations import Table, forms, key
 from decrypto.engine import codes
 from decrypto.engine.model import CLUE_MAX_CHARS, DIGITS
@@ -184,6 +185,16 @@ def encrypt(
             and clue_key(clue) not in taken
             # DC-17 and DC-18: never a keyword, nor a word built on one ("fire" → "fireman").
             and not any(word in loose or loose in word for word in own_loose)
+            # DC-17 in spirit (issue 32): no word of the clue a form, a derivation or a
+            # compound sharing a stem with a keyword ("vetri" for VETRO, "portone" for PORTA).
+            and not any(_names_keyword(part) for part in clue.split())
+        )
+
+    guard = stems.Guard(list(keywords), table.language)
+
+    def _names_keyword(part: str) -> bool:
+        return guard.near(part) is not None or any(
+            lemmas.same_word(part, word, table.language) for word in keywords
         )
 
     options: list[list[_Option]] = []

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bots import associations, lemmas
+from bots import associations, lemmas, stems
 from bots.codenames import choose_clue, rank
 from codenames.engine.clues import board_conflict
 from rooms.words import load_pack
@@ -144,6 +144,17 @@ def spelling_collisions(
         if lemmas.same_word(clue, word, language):
             found.append(f"{clue} shares a lemma with the card {word}")
     return found
+
+
+def stem_collisions(clue: str, visible: list[str], language: str) -> list[str]:
+    """Each visible card ``clue`` is a form, a derivation or a compound part of, by the
+    stem rule (``bots.stems``): a player hears the card in the clue, whatever it meant."""
+    return [
+        f"{clue} shares a stem with the card {word}"
+        f" ({stems.stem(clue, language)}/{stems.stem(word, language)})"
+        for word in visible
+        if stems.related(clue, word, language)
+    ]
 
 
 def _common_prefix(one: str, other: str) -> int:
@@ -301,12 +312,13 @@ class Command(BaseCommand):
     def collisions(self, options: dict[str, Any]) -> None:
         """The opening clue of ``--boards`` seeded boards; a collision is a clue that links
         an intended card only through a form that is not its association's (same word
-        once folded or stripped, not the same word by the lemma table), or that shares a
-        lemma with a visible card."""
+        once folded or stripped, not the same word by the lemma table), that shares a
+        lemma with a visible card, or that is a form, a derivation or a compound sharing a
+        stem with one (``bots.stems``, issue 32)."""
         language = options["lang"]
         pack = list(load_pack(str(PACKS), language))
         table = associations.table("codenames", language)
-        counted = 0
+        counted = by_stem = either = 0
         seconds = []
         for board in range(options["boards"]):
             words, identities = deal(pack, random.Random(f"{options['seed']}:{board}"))
@@ -314,12 +326,16 @@ class Command(BaseCommand):
             clue = choose_clue(table, words, identities, "red")
             seconds.append(time.perf_counter() - started)
             found = spelling_collisions(table, clue.word, clue.intended, words, language)
+            stemmed = stem_collisions(clue.word, words, language)
             counted += bool(found)
+            by_stem += bool(stemmed)
+            either += bool(found or stemmed)
             if options["verbose"]:
-                for line in found:
+                for line in found + stemmed:
                     self.stdout.write(f"{board + 1:3}  {clue.explain()}: {line}")
         self.stdout.write(
-            f"{language}: collisions {counted} of {options['boards']} opening clues"
+            f"{language}: collisions {either} of {options['boards']} opening clues"
+            f" (spelling/lemma {counted}, form/stem {by_stem})"
             f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
         )
 
