@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from bots import associations, reader
+from bots.lemmas import key
 
 PACKS = Path(__file__).resolve().parents[2] / "codenames" / "words"
 NOTICE = (
@@ -36,9 +37,9 @@ def main(language: str) -> None:
     from sentence_transformers import SentenceTransformer
 
     table = associations.table("codenames", language)
-    cards = sorted({associations.key(w) for w in pack(language)})
-    words = {associations.key(w) for w in table.words}
-    words |= {associations.key(a) for linked in table.words.values() for a, _w in linked}
+    cards = sorted({key(w) for w in pack(language)})
+    words = {key(w) for w in table.words}
+    words |= {key(a) for linked in table.words.values() for a, _w in linked}
     vocabulary = sorted(w for w in words | set(cards) if w and " " not in w)
     model = SentenceTransformer(str(get_model_path()), device="cpu")
     card_vectors = model.encode(cards, batch_size=256, normalize_embeddings=True)
