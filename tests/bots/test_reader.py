@@ -8,9 +8,12 @@ opponent's card or the assassin.
 
 from __future__ import annotations
 
+import random
+
 from bots import reader
 from bots.associations import parse
 from bots.codenames import choose_clue
+from bots.decrypto import GIVEAWAY, encrypt
 
 TABLE = parse("kettle\twater; steam; tea\nfloat\twater; boat; raft\nmilk\tcow; cream\nraft\tlog\n", "en")
 BOARD = ["kettle", "float", "milk", "raft"]
@@ -48,3 +51,17 @@ def test_the_reader_table_round_trips_and_is_silent_without_one() -> None:
 def test_the_committed_english_reader_knows_what_the_table_missed() -> None:
     people = reader.reader("en")
     assert people.score("hog", ["pig"])["pig"] >= reader.FLOOR
+
+
+def test_dc18_the_encryptor_never_gives_a_clue_the_reader_puts_next_to_its_keyword() -> None:
+    # "hog" is PIG's strongest link in this table, and a near-synonym any interceptor reads.
+    table = parse(
+        "pig\thog; mud; farm; truffle\nfire\tflame; smoke; ash\n"
+        "clock\ttick; hour; alarm\nbread\tloaf; crust; yeast\n",
+        "en",
+    )
+    assert reader.reader("en").score("hog", ["pig"])["pig"] >= GIVEAWAY
+    sheet = {"rows": [], "by_position": {"1": [], "2": [], "3": [], "4": []}}
+    for seed in range(8):
+        hints = encrypt(table, ["pig", "fire", "clock", "bread"], (1, 2, 3), (), sheet, random.Random(seed))
+        assert hints[0].keyword == "pig" and hints[0].clue != "hog", hints

@@ -202,6 +202,7 @@ class Command(BaseCommand):
         rk.add_argument("--boards", type=int, default=300)
         rk.add_argument("--seed", type=int, default=1)
         rk.add_argument("--verbose", action="store_true", help="list each risky clue")
+        rk.add_argument("--blind", action="store_true", help="the spymaster without the reader (before)")
         lm = sub.add_parser("lemmas", help="build the lemma tables (build-time tool: simplemma)")
         lm.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         lm.add_argument("--out", type=Path, default=lemmas.FOLDER)
@@ -364,7 +365,7 @@ class Command(BaseCommand):
         for board in range(options["boards"]):
             words, identities = deal(pack, random.Random(f"{options['seed']}:{board}"))
             started = time.perf_counter()
-            clue = choose_clue(table, words, identities, "red", people=people)
+            clue = choose_clue(table, words, identities, "red", people=None if options["blind"] else people)
             seconds.append(time.perf_counter() - started)
             numbers.append(clue.number)
             found = reader.ahead(people, clue.word, clue.intended, identities, ("blue", "assassin"))
