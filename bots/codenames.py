@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bots import stems
 from bots.associations import Table, key
+from bots.reader import Reader, reader
 from codenames.engine.clues import HYPHENS, board_conflict
 
 # An intended word must beat every card the team must avoid by this much.
@@ -87,6 +89,7 @@ def choose_clue(
     *,
     multi_word: bool = False,
     lethal: frozenset[str] = frozenset({"assassin"}),
+    people: Reader | None = None,
 ) -> Clue:
     """The clue linking the most of ``team``'s visible agents, each clearly ahead of every
     card to avoid, never evoking the assassin; a legal clue for one agent at worst.
@@ -103,13 +106,22 @@ def choose_clue(
     # A visible card's spelling and lemma: a clue sharing one would point at that card by
     # its form alone ("capelli" with CAPELLO on the board), whatever it meant.
     on_board = frozenset().union(*(table.lemmas(w) for w in visible))
+    guard = stems.Guard(visible, table.language)
+    # The cards a person must not be led to ahead of ours: the opponents' and the lethal.
+    neutral = {team, "bystander"}
+    avoid = [w for w in visible if identities.get(w) in lethal or identities.get(w) not in neutral]
+    nearness = people.board([*own, *avoid]) if people else None
 
     def legal(clue: str) -> bool:
         # CN-10 as the engine checks it: one word, no hyphen, unless the house allows more.
         if not multi_word and (" " in clue or any(char in HYPHENS for char in clue)):
             return False
-        return board_conflict(clue, visible, multi_word=multi_word) is None and not (
-            table.lemmas(clue) & on_board
+        return (
+            board_conflict(clue, visible, multi_word=multi_word) is None
+            and not (table.lemmas(clue) & on_board)
+            # CN-9 in spirit: a form, a derivation or a compound sharing a stem with a
+            # visible card (FLYGA with FLYGPLATS, BARBA with BARBEIRO) names that card.
+            and guard.near(clue) is None
         )
 
     candidates = {
@@ -144,10 +156,18 @@ def choose_clue(
         safe_one = scores[strongest] - danger
         if fallback is None or safe_one > fallback[0]:
             fallback = (safe_one, Clue(candidate, 1, (strongest,)))
+        # A person reads the clue with links the table lacks (issue 32): an opponent's card
+        # or the assassin the independent reader puts as near as an intended card may be
+        # touched first, so that card is not counted on.
         intended = sorted(
             (w for w in own if scores[w] >= CONFIDENT and scores[w] >= danger + MARGIN),
             key=lambda w: -scores[w],
         )
+        if intended and nearness is not None:
+            near = nearness(candidate)
+            reach = max((near[w] for w in avoid), default=0.0)
+            if reach > 0.0:
+                intended = [w for w in intended if near[w] > reach]
         if not intended:
             continue
         value = len(intended) + 0.2 * sum(scores[w] for w in intended) - 0.5 * danger
@@ -227,6 +247,7 @@ def decide(
                 team,
                 multi_word=view["rules"]["multi_word_clues"],
                 lethal=frozenset(lethal),
+                people=reader(table.language),
             )
             return {"action": "give_clue", "turn": turn, "word": clue.word, "number": clue.number}, clue
         if phase == "opponent" and view["mode"] == "coop" and team == view["rules"]["coop_team"]:

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from bots import lemmas, stems
 from bots.associations import Table, forms, key
+from bots.reader import reader
 from decrypto.engine import codes
 from decrypto.engine.model import CLUE_MAX_CHARS, DIGITS
 from decrypto.engine.text import clue_key, loose_key
@@ -34,6 +36,8 @@ OBVIOUS = 0.6
 # How much the Encryptor gives up in clarity to shrink the lead of the true code for an
 # interceptor holding the whole table and the team's earlier clues (what the opponents read).
 DISCRETION = 1.0
+# Nearness to a keyword, by the independent reader (``bots.reader``), that gives it away.
+GIVEAWAY = 0.7
 # A clue chosen among the best few, so that the same keyword is not hinted the same way.
 SPREAD = 0.08
 
@@ -184,6 +188,21 @@ def encrypt(
             and clue_key(clue) not in taken
             # DC-17 and DC-18: never a keyword, nor a word built on one ("fire" → "fireman").
             and not any(word in loose or loose in word for word in own_loose)
+            # DC-17 in spirit (issue 32): no word of the clue a form, a derivation or a
+            # compound sharing a stem with a keyword ("vetri" for VETRO, "portone" for PORTA).
+            and not any(_names_keyword(part) for part in clue.split())
+        )
+
+    guard = stems.Guard(list(keywords), table.language)
+    # A clue the independent reader puts this near a keyword gives it away to anyone
+    # (PIG → hog): issue 32, never given.
+    giveaway = reader(table.language).board(keywords)
+
+    def _names_keyword(part: str) -> bool:
+        return (
+            guard.near(part) is not None
+            or max(giveaway(part).values(), default=0.0) >= GIVEAWAY
+            or any(lemmas.same_word(part, word, table.language) for word in keywords)
         )
 
     options: list[list[_Option]] = []

@@ -50,9 +50,10 @@ def test_dc7_dc17_the_encryptor_gives_three_legal_clues_that_its_team_reads() ->
 
 
 def test_dc17_never_a_keyword_nor_a_word_built_on_it() -> None:
-    table = parse("fire\tfireman; FIRE; campfire; flame\nwater\train\n", "en")
+    # "flame" is no word built on FIRE, but a near-synonym anyone reads (issue 32): never given either.
+    table = parse("fire\tfireman; FIRE; campfire; flame; match\nwater\train\n", "en")
     hints = encrypt(table, ["fire", "water", "x", "y"], (1, 2, 3), [], NO_SHEET, random.Random(0))
-    assert hints[0].clue == "flame" and hints[1].clue == "rain"
+    assert hints[0].clue == "match" and hints[1].clue == "rain"
     # A keyword the table does not know (a room's own word) still gets a legal clue.
     assert hints[2].clue and loose_key(hints[2].clue) not in {"x", "y", "fire", "water"}
 

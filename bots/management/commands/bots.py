@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bots import associations, lemmas
+from bots import associations, lemmas, reader, stems
 from bots.codenames import choose_clue, rank
 from codenames.engine.clues import board_conflict
 from rooms.words import load_pack
@@ -146,6 +146,17 @@ def spelling_collisions(
     return found
 
 
+def stem_collisions(clue: str, visible: list[str], language: str) -> list[str]:
+    """Each visible card ``clue`` is a form, a derivation or a compound part of, by the
+    stem rule (``bots.stems``): a player hears the card in the clue, whatever it meant."""
+    return [
+        f"{clue} shares a stem with the card {word}"
+        f" ({stems.stem(clue, language)}/{stems.stem(word, language)})"
+        for word in visible
+        if stems.related(clue, word, language)
+    ]
+
+
 def _common_prefix(one: str, other: str) -> int:
     return next(
         (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), min(len(one), len(other))
@@ -184,6 +195,14 @@ class Command(BaseCommand):
         co.add_argument("--boards", type=int, default=300)
         co.add_argument("--seed", type=int, default=1)
         co.add_argument("--verbose", action="store_true", help="list each collision")
+        rk = sub.add_parser(
+            "risky", help="opening clues whose opponent card or assassin the independent reader puts first"
+        )
+        rk.add_argument("--lang", choices=LANGUAGES, default="en")
+        rk.add_argument("--boards", type=int, default=300)
+        rk.add_argument("--seed", type=int, default=1)
+        rk.add_argument("--verbose", action="store_true", help="list each risky clue")
+        rk.add_argument("--blind", action="store_true", help="the spymaster without the reader (before)")
         lm = sub.add_parser("lemmas", help="build the lemma tables (build-time tool: simplemma)")
         lm.add_argument("--lang", choices=(*LANGUAGES, "all"), default="all")
         lm.add_argument("--out", type=Path, default=lemmas.FOLDER)
@@ -234,6 +253,9 @@ class Command(BaseCommand):
             return
         if options["what"] == "collisions":
             self.collisions(options)
+            return
+        if options["what"] == "risky":
+            self.risky(options)
             return
         if options["what"] == "selfplay":
             from bots.selfplay import DECRYPTO_SEATS, SEATS, selfplay, selfplay_decrypto
@@ -301,12 +323,13 @@ class Command(BaseCommand):
     def collisions(self, options: dict[str, Any]) -> None:
         """The opening clue of ``--boards`` seeded boards; a collision is a clue that links
         an intended card only through a form that is not its association's (same word
-        once folded or stripped, not the same word by the lemma table), or that shares a
-        lemma with a visible card."""
+        once folded or stripped, not the same word by the lemma table), that shares a
+        lemma with a visible card, or that is a form, a derivation or a compound sharing a
+        stem with one (``bots.stems``, issue 32)."""
         language = options["lang"]
         pack = list(load_pack(str(PACKS), language))
         table = associations.table("codenames", language)
-        counted = 0
+        counted = by_stem = either = 0
         seconds = []
         for board in range(options["boards"]):
             words, identities = deal(pack, random.Random(f"{options['seed']}:{board}"))
@@ -314,12 +337,46 @@ class Command(BaseCommand):
             clue = choose_clue(table, words, identities, "red")
             seconds.append(time.perf_counter() - started)
             found = spelling_collisions(table, clue.word, clue.intended, words, language)
+            stemmed = stem_collisions(clue.word, words, language)
             counted += bool(found)
+            by_stem += bool(stemmed)
+            either += bool(found or stemmed)
             if options["verbose"]:
-                for line in found:
+                for line in found + stemmed:
                     self.stdout.write(f"{board + 1:3}  {clue.explain()}: {line}")
         self.stdout.write(
-            f"{language}: collisions {counted} of {options['boards']} opening clues"
+            f"{language}: collisions {either} of {options['boards']} opening clues"
+            f" (spelling/lemma {counted}, form/stem {by_stem})"
+            f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
+        )
+
+    def risky(self, options: dict[str, Any]) -> None:
+        """The opening clue of ``--boards`` seeded boards; a clue is risky when the
+        independent reader (``bots.reader``, not the bots' table) puts an opponent's card
+        or the assassin as near to it as an intended card (issue 32)."""
+        language = options["lang"]
+        people = reader.reader(language)
+        if not people:
+            raise CommandError(f"no reader table for {language}: see bots/tools/build_reader.py")
+        pack = list(load_pack(str(PACKS), language))
+        table = associations.table("codenames", language)
+        risky = assassin = 0
+        numbers, seconds = [], []
+        for board in range(options["boards"]):
+            words, identities = deal(pack, random.Random(f"{options['seed']}:{board}"))
+            started = time.perf_counter()
+            clue = choose_clue(table, words, identities, "red", people=None if options["blind"] else people)
+            seconds.append(time.perf_counter() - started)
+            numbers.append(clue.number)
+            found = reader.ahead(people, clue.word, clue.intended, identities, ("blue", "assassin"))
+            risky += bool(found)
+            assassin += any(identities[w] == "assassin" for w in found)
+            if found and options["verbose"]:
+                self.stdout.write(f"{board + 1:3}  {clue.explain()}: ahead {', '.join(found)}")
+        self.stdout.write(
+            f"{language}: risky {risky} of {options['boards']} opening clues"
+            f" ({risky / options['boards']:.1%}),"
+            f" assassin {assassin}; mean number {statistics.mean(numbers):.2f}"
             f" ms per clue {1000 * statistics.mean(seconds):.1f} (max {1000 * max(seconds):.1f})"
         )
 
