@@ -12,8 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 APP = ("config", "rooms", "codenames", "decrypto", "bots")
 LOCAL = {*APP, "bench", "deploy", "tests", "manage"}
-# Build-time only (make bots-data: requirements-build.txt), imported inside `bots build`.
-BUILD_ONLY = {ROOT / "bots" / "build.py"}
+# Build-time only: `bots build` (make bots-data: requirements-build.txt), and the reader
+# table's builder, run in a venv of its own (its docstring).
+BUILD_ONLY = {ROOT / "bots" / "build.py", ROOT / "bots" / "tools" / "build_reader.py"}
 
 
 def _names(path: Path) -> set[str]:
