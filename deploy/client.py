@@ -126,9 +126,11 @@ class Player:
         # When the last close was seen, the socket opened again, and its first state came.
         self.closed_at = self.reopened_at = self.live_at = 0.0
         # Moves sent and not yet answered, as the page keeps them: ref -> [frame, version
-        # held when sent, resent?]; settled as room.js settles them.
+        # held when sent, resent?, sent with an id?]; settled as room.js settles them.
         self.pending: dict[int, list[Any]] = {}
         self.resent = self.lost = 0  # moves sent again on a new socket; resends lost too
+        self.ids = False  # the socket's server keeps move ids (its state says move_ids)
+        self.resend_due = False
         self.retry = 0  # the page's backoff step
         self.failures: Counter[str] = Counter()  # why reconnects failed ("HTTP 502", "TimeoutError")
         self.running = True
@@ -189,7 +191,7 @@ class Player:
             self.ws = ws
             self.opened += 1
             self.reopened_at = perf_counter()
-            await self._resend()
+            self.resend_due = True  # after the socket's first state, as the page does
 
     async def _backoff(self) -> None:
         """The page's wait before a reconnect: 0.5 s doubling up to 10 s, with jitter."""
@@ -203,16 +205,30 @@ class Player:
             del self.pending[ref]
             self.lost += 1
 
-    async def _resend(self) -> None:
-        """Every move left from the last socket, once more under its id, then a ping."""
-        if not self.pending or self.ws is None:
-            return
+    def _resend(self, ids: bool) -> None:
+        """Every move left from the last socket, once more under its id, then a ping; a
+        move without an id, or a server that keeps none (``ids``: its state said
+        ``move_ids``), is lost instead, as the page tells its player."""
+        frames = []
+        for ref, entry in list(self.pending.items()):
+            if not (ids and entry[3]):
+                del self.pending[ref]
+                self.lost += 1
+                continue
+            entry[1], entry[2] = float("inf"), True
+            frames.append(entry[0])
+            self.resent += 1
+        if frames:
+            asyncio.ensure_future(
+                self._send_frames([*frames, json.dumps({"action": "ping", "version": self.version})])
+            )
+
+    async def _send_frames(self, frames: list[str]) -> None:
         try:
-            for entry in self.pending.values():
-                await self.ws.send(entry[0])
-                entry[1], entry[2] = float("inf"), True
-                self.resent += 1
-            await self.ws.send(json.dumps({"action": "ping", "version": self.version}))
+            for frame in frames:
+                if self.ws is None:
+                    return
+                await self.ws.send(frame)
         except ConnectionClosed:
             pass
 
@@ -220,6 +236,11 @@ class Player:
         message = json.loads(text)
         kind = message.get("type")
         self.retry = 0  # the server spoke: the backoff starts over
+        if kind == "state":
+            self.ids = message.get("move_ids") is True
+            if self.resend_due:  # before its version settles anything
+                self.resend_due = False
+                self._resend(self.ids)
         if kind in ("state", "patch"):
             for ref in [r for r, entry in self.pending.items() if message["version"] > entry[1]]:
                 del self.pending[ref]
@@ -251,10 +272,12 @@ class Player:
         then is kept too, and goes out on the next socket."""
         ref = next(_refs)
         quiet = message.get("action") in ("ping", "sync", "chat_history")
-        extra: dict[str, Any] = {} if quiet else {"at": round(time.time() * 1000), "id": secrets.token_hex(8)}
+        extra: dict[str, Any] = {} if quiet else {"at": round(time.time() * 1000)}
+        if not quiet and self.ids:  # a release before move ids refuses the field
+            extra["id"] = secrets.token_hex(8)
         frame = json.dumps({**message, **extra, "ref": ref})
         if not quiet:
-            self.pending[ref] = [frame, self.version, False]
+            self.pending[ref] = [frame, self.version, False, "id" in extra]
         if self.ws is not None:
             try:
                 await self.ws.send(frame)

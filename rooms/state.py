@@ -194,6 +194,9 @@ def state_message(snapshot: dict[str, Any], player_id: str | None, *, device: bo
     return {
         "type": "state",
         "now": time.time(),
+        # This process keeps move ids (docs/protocol.md, "id"); a release before them sends
+        # no such key, and a client talking to one sends no id (a rolling upgrade's mix).
+        "move_ids": True,
         **view_of(snapshot, view_key_of(snapshot, player_id)),
         "you": you_of(snapshot, player_id, device=device),
     }

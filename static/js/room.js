@@ -37,8 +37,13 @@ function setConn(kind) {
 // the next socket, under the id each was sent with: the server applies an id at most
 // once (docs/protocol.md, "id"), so a move that did land is not made twice. A resend that
 // goes unanswered too leaves the player told, once the board is back, to check and tap again.
-const inFlight = new Map(); // ref -> { version: held when sent, at: Date.now(), action, frame, resent }
+const inFlight = new Map(); // ref -> { version: held when sent, at: Date.now(), action, frame, id, resent }
 let unconfirmed = false;
+// Whether this socket's server keeps move ids: its states say `move_ids`. During a rolling
+// upgrade or a rollback a socket may reach a release without them, which refuses an
+// unknown field: no id is sent there, and a move lost on such a socket is not resent.
+let socketIds = false;
+let resendDue = false; // a new socket: moves left from the last one go out after its first state
 
 // 64 random bits: unique enough per player and room over the 10 minutes the server keeps them.
 function moveId() {
@@ -85,12 +90,29 @@ function lostInFlight() {
 function resendInFlight(ws) {
   if (!inFlight.size) return;
   const now = Date.now();
-  for (const sent of inFlight.values()) {
+  let resent = 0;
+  for (const [ref, sent] of inFlight) {
+    if (!sent.id || !socketIds) {
+      // Without an id on both sides a resend could apply the move twice: say it instead.
+      inFlight.delete(ref);
+      unconfirmed = true;
+      continue;
+    }
     ws.send(sent.frame);
     Object.assign(sent, { resent: true, at: now, version: Infinity });
+    resent += 1;
   }
+  pendingChanged();
+  tellUnconfirmed();
+  if (!resent) return;
   Object.assign(line, { pingedAt: now, lastPing: now });
   ws.send(JSON.stringify({ action: "ping", version: state.version }));
+}
+
+function tellUnconfirmed() {
+  if (!unconfirmed) return;
+  unconfirmed = false;
+  toast(_("Your last move was not confirmed before the connection dropped: if it is not on the board, tap it again."), "error");
 }
 
 // While the socket is down the page says so over the game and takes no taps: a move made
@@ -196,12 +218,10 @@ function connect() {
     if (socket !== ws) return;
     setConn("open");
     hideOffline();
-    if (unconfirmed) {
-      unconfirmed = false;
-      toast(_("Your last move was not confirmed before the connection dropped: if it is not on the board, tap it again."), "error");
-    }
+    tellUnconfirmed();
     Object.assign(line, { heardAt: Date.now(), pingedAt: 0, tickAt: Date.now(), fresh: true });
-    resendInFlight(ws);
+    socketIds = false;
+    resendDue = true;
     clearInterval(line.timer);
     line.timer = setInterval(watchLine, TICK);
   });
@@ -212,7 +232,16 @@ function connect() {
     retry = 0;
     line.heardAt = Date.now();
     line.pingedAt = 0;
-    receive(JSON.parse(event.data));
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      socketIds = message.move_ids === true;
+      // Before the state is read: resent moves must not be settled by its version.
+      if (resendDue) {
+        resendDue = false;
+        resendInFlight(ws);
+      }
+    }
+    receive(message);
   });
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return; // a socket already given up on
@@ -267,10 +296,11 @@ export function send(message) {
   const ref = ++refCounter;
   const quiet = message.action === "ping" || message.action === "sync" || message.action === "chat_history";
   const stamp = message.action === "ping" || message.action === "sync" ? {} : { at: Math.round(serverNow() * 1000) };
-  const frame = JSON.stringify({ ...message, ...stamp, ...(quiet ? {} : { id: moveId() }), ref });
+  const id = quiet || !socketIds ? null : moveId();
+  const frame = JSON.stringify({ ...message, ...stamp, ...(id ? { id } : {}), ref });
   socket.send(frame);
   if (!quiet) {
-    inFlight.set(ref, { version: state.version, at: Date.now(), action: message.action, frame, resent: false });
+    inFlight.set(ref, { version: state.version, at: Date.now(), action: message.action, frame, id, resent: false });
     pendingChanged();
   }
   return ref;

@@ -313,3 +313,58 @@ def test_a_page_whose_player_cannot_act_pings_six_times_less_often(opened: Any) 
     pings = _pings_within(opened, "codenames-operative-waiting", 6.5)
     print(f"\n{pings} pings in 6.5 s while the player cannot act")
     assert pings == 0
+
+
+class OldRelease(Restarts):
+    """``Restarts``, where the sockets numbered in ``old`` reach a release before move ids:
+    their states come without ``move_ids`` (such a release refuses an ``id``)."""
+
+    def __init__(self, plan: dict[int, str], old: set[int]) -> None:
+        super().__init__(plan)
+        self.old = old
+
+    def route(self, ws: Any) -> None:
+        number = self.opened
+        if number in self.old:
+            original_send = ws.send
+
+            def send(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "state":
+                    frame.pop("move_ids", None)
+                original_send(json.dumps(frame))
+
+            ws.send = send
+        super().route(ws)
+
+
+def test_a_page_on_a_release_before_move_ids_sends_no_id(opened: Any) -> None:
+    """A rolling upgrade's mix: the socket's server said no `move_ids`, so the tap goes
+    without an `id` (an old release would refuse the field) and is applied."""
+    relay = OldRelease({}, old={0})
+    scene, page = opened("codenames-operative-guess", _through(relay))
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    before = _moves_made(scene)
+    page.locator(f"{CARD}[data-position='{scene.extra['target']}']").click()
+    page.wait_for_function("() => !document.body.classList.contains('sending')", timeout=10000)
+    sent = [m for m in relay.moves if m["action"] == "propose"]
+    assert len(sent) == 1 and "id" not in sent[0] and "at" in sent[0], sent
+    assert _moves_made(scene) == before + 1
+
+
+def test_a_tap_lost_on_the_way_to_a_release_before_move_ids_is_not_resent(opened: Any) -> None:
+    """Sent with an id on a new process that restarted under it, the tap is not resent to
+    an old one (which could neither recognise a repeat nor read the id): the player is
+    told it was not confirmed, and the game is unchanged."""
+    relay = OldRelease({0: "hold"}, old={1})
+    scene, page = opened("codenames-operative-guess", _through(relay))
+    page.wait_for_function("() => document.getElementById('conn').dataset.state === 'open'")
+    game = _game(scene)
+    page.locator(f"{CARD}[data-position='{scene.extra['target']}']").click()
+    page.wait_for_selector("#toast.show", timeout=10000)
+    assert "not confirmed" in page.inner_text("#toast")
+    assert not page.evaluate("() => document.body.classList.contains('sending')")
+    sent = [m for m in relay.moves if m["action"] == "propose"]
+    assert len(sent) == 1 and "id" in sent[0], sent
+    assert relay.opened == 2
+    assert _game(scene) == game

@@ -188,3 +188,23 @@ def _race(sockets: list[ClientConnection], slug: str) -> None:
     errors = [m for seen in answers for m in seen if m["type"] == "error"]
     assert errors == []
     assert _deals(slug) == 1
+
+
+@pytest.mark.asyncio
+async def test_every_state_says_this_process_keeps_move_ids_and_no_patch_does() -> None:
+    """Clients send `id` only where the state says `move_ids` (a rolling upgrade may mix in
+    a release without them): every state carries it, and it is no part of a patch."""
+    slug = "resend-says-ids"
+    first, second = await _two_sockets(slug)
+    assert first.last_state is not None and first.last_state["move_ids"] is True
+    await first.send({**DEAL, "id": "tap-says-0001", "ref": 1})
+    await _answer(first, 1)
+    await second.send({"action": "sync"})
+    state = await second.receive_type("state")
+    assert state["move_ids"] is True
+    await first.send({"action": "rename", "name": "Nia B", "id": "tap-says-0002", "ref": 2})
+    await first.state_where(lambda s: any(p["name"] == "Nia B" for p in s["players"]))
+    patches = [json.loads(f) for f in first.frames if json.loads(f).get("type") == "patch"]
+    assert patches and all("move_ids" not in json.dumps(p["ops"]) for p in patches)
+    await first.close()
+    await second.close()
