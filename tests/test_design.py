@@ -198,3 +198,35 @@ def test_design_sheet_shows_every_token_and_component() -> None:
                   "turn-banner show mine")  # fmt: skip
     for component in components:
         assert f'class="{component}' in page, component
+
+
+# Every stylesheet the app serves (the site's, each game's).
+STYLESHEETS = sorted(
+    path
+    for folder in ("static/css", "codenames/static/css", "decrypto/static/css")
+    for path in (ROOT / folder).glob("*.css")
+)
+
+
+def _team_fills(css: str) -> list[str]:
+    """Declarations painting an area (background, SVG fill) with the team's text colour
+    --red/--blue, which is light in the dark scheme: white text or a symbol on it fails AA."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return [
+        match.group(0)
+        for match in re.finditer(r"(?:background(?:-color)?|fill)\s*:[^;}]*var\(--(?:red|blue)\)[^;}]*", css)
+    ]
+
+
+@pytest.mark.parametrize("path", STYLESHEETS, ids=lambda path: path.name)
+def test_team_areas_are_painted_with_the_fill_colours(path: Path) -> None:
+    """A team's area (a covered card, a banner, a chip, a key's square) is --red-fill or
+    --blue-fill, dark in both schemes, so white text and symbols read on it; --red and --blue
+    are for text and lines on the page."""
+    assert _team_fills(path.read_text("utf-8")) == [], path.name
+
+
+def test_the_team_fill_check_finds_a_light_team_background() -> None:
+    assert _team_fills(".x { color: #fff; background: var(--red); }") == ["background: var(--red)"]
+    fine = ".y { background: var(--red-fill); border: 1px solid var(--red); color: var(--blue); }"
+    assert _team_fills(".x { fill: var(--blue); } " + fine) == ["fill: var(--blue)"]
