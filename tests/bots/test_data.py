@@ -128,6 +128,39 @@ def test_issue23_peoples_clues_keep_a_held_out_third_reported_apart(language: st
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_issue32_blind_sets_are_reported_per_kind_and_two_card_clues_need_both_cards(language: str) -> None:
+    path = ROOT / "bots" / "eval" / f"blind-codenames-{language}.tsv"
+    header = path.read_text(encoding="utf-8")[:800]
+    assert "never the bots' association tables" in header and "CC0" in header
+    pack = {associations.key(w): w for w in load_pack(str(ROOT / "codenames" / "words"), language)}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if not line.startswith("#")]
+    assert len(rows) >= 45 and {kind for _c, _t, kind in rows} == {
+        "assoc",
+        "form",
+        "name",
+        "idiom",
+        "compound",
+        "two",
+    }
+    for clue, target, kind in rows:
+        cards = [pack[associations.key(card)] for card in target.split("+")]
+        assert len(cards) == (2 if kind == "two" else 1), (clue, target)
+        # A single word, legal with its cards on the board under the default rules (CN-10).
+        assert " " not in clue and "-" not in clue and board_conflict(clue, cards, multi_word=False) is None
+    out = io.StringIO()
+    call_command("bots", "evaluate", str(path), "--boards", "2", stdout=out)
+    figures = {line.split("] ", 1)[1].split(":")[0]: _figures(line) for line in out.getvalue().splitlines()}
+    assert list(figures) == [
+        "all",
+        *(f"kind {k}" for k in ("assoc", "compound", "form", "idiom", "name", "two")),
+    ]
+    assert figures["kind two"]["n"] == sum(kind == "two" for _c, _t, kind in rows)
+    # Both cards in the first two picks implies the first pick was one of them.
+    assert figures["kind two"]["top2"] <= figures["kind two"]["top1"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_spymaster_clues_on_random_boards(language: str) -> None:
     out = io.StringIO()
     call_command("bots", "clues", "--lang", language, "--boards", "5", stdout=out)

@@ -45,43 +45,68 @@ def language_of(path: Path) -> str | None:
     return next((code for code in longest_first if stem.endswith(f"-{code}")), None)
 
 
+# A pair may name two cards ("cheese\tmouse+trap") and give its kind of link in a third
+# column (issue 32's blind sets: assoc, name, idiom, compound, form, two); the figures are
+# then also given per kind.
+TARGETS_SEPARATOR = "+"
+
+
 def read_pairs(path: Path) -> list[tuple[str, str]]:
-    pairs = []
+    """A set's clue/target pairs; a two-card pair's target keeps both cards joined by ``+``."""
+    return [(clue, target) for clue, target, _kind in read_rows(path)]
+
+
+def read_rows(path: Path) -> list[tuple[str, str, str]]:
+    """A set's clue, target(s) and kind of link (empty when the set does not say)."""
+    rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
-        clue, tab, target = line.partition("\t")
+        clue, tab, rest = line.partition("\t")
+        target, _tab, kind = rest.partition("\t")
         if not tab or not clue.strip() or not target.strip():
             raise CommandError(f"{path}:{number}: expected clue<TAB>target")
-        pairs.append((clue.strip(), target.strip()))
-    return pairs
+        rows.append((clue.strip(), target.strip(), kind.strip()))
+    return rows
+
+
+def targets_of(target: str) -> list[str]:
+    """The card(s) a pair's target names."""
+    return [part.strip() for part in target.split(TARGETS_SEPARATOR) if part.strip()]
 
 
 def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int) -> dict[str, Any]:
     """Each target on ``boards`` seeded random boards of its pack; how often the operative
-    ranks it first, or in its first two."""
+    ranks it first, or in its first two. A two-card pair's first pick is right when it is
+    either card, and its top-2 only when both cards are the first two picks."""
     pack = list(load_pack(str(PACKS), language))
     table = associations.table("codenames", language)
     folded = {associations.key(w): w for w in pack}
     top1 = top2 = total = blind = 0
     misses: list[str] = []
     for index, (clue, target) in enumerate(pairs):
-        word = folded.get(associations.key(target))
-        if word is None:
-            raise CommandError(f"{target!r} is not a word of the {language} pack")
-        others = [w for w in pack if w != word and board_conflict(clue, [w], multi_word=False) is None]
+        words = []
+        for name in targets_of(target):
+            word = folded.get(associations.key(name))
+            if word is None:
+                raise CommandError(f"{name!r} is not a word of the {language} pack")
+            words.append(word)
+        others = [w for w in pack if w not in words and board_conflict(clue, [w], multi_word=False) is None]
         for board_number in range(boards):
             rng = random.Random(f"{seed}:{index}:{board_number}")
-            board = [word, *rng.sample(others, 24)]
+            board = [*words, *rng.sample(others, 25 - len(words))]
             rng.shuffle(board)
             scored = rank(table, clue, board)
             ranked = [w for w, _score in scored]
             blind += scored[0][1] == 0
-            top1 += ranked[0] == word
-            top2 += word in ranked[:2]
+            top1 += ranked[0] in words
+            top2 += all(word in ranked[: max(2, len(words))] for word in words)
             total += 1
-            if board_number == 0 and ranked[0] != word:
-                misses.append(f"{clue} → {word}: ranked {ranked.index(word) + 1}, first {ranked[0]}")
+            if board_number == 0 and ranked[0] not in words:
+                places = ", ".join(
+                    f"{word + ' ' if len(words) > 1 else ''}ranked {ranked.index(word) + 1}" for word in words
+                )
+                misses.append(f"{clue} → {'+'.join(words)}: {places}, first {ranked[0]}")
     return {
         "top1": top1 / total,
         "top2": top2 / total,
@@ -305,11 +330,14 @@ class Command(BaseCommand):
         language = options["lang"] or language_of(path)
         if language is None:
             raise CommandError(f"{path}: say --lang, the file name does not tell the language")
-        pairs = read_pairs(path)
+        rows = read_rows(path)
+        pairs = [(clue, target) for clue, target, _kind in rows]
         parts = {"all": pairs}
         if held_out(path):
             parts["tuning"] = [p for n, p in enumerate(pairs, 1) if n % 3]
             parts["held-out"] = [p for n, p in enumerate(pairs, 1) if not n % 3]
+        for kind in sorted({kind for _clue, _target, kind in rows if kind}):
+            parts[f"kind {kind}"] = [(clue, target) for clue, target, k in rows if k == kind]
         for part, chosen in parts.items():
             result = evaluate(language, chosen, options["boards"], options["seed"])
             if options["verbose"] and part == ("tuning" if len(parts) > 1 else "all"):
