@@ -1169,7 +1169,8 @@ def test_dc_intercepting_phone_has_the_opponents_sheet_within_two_screens(show: 
 
 
 def test_dc_tiebreak_boxes_are_labelled_with_the_opponents_clues(show: Any) -> None:
-    """Each tie-break box says which of the opponents' clues it is guessing, right above it."""
+    """Each tie-break box says which of the opponents' clues it is guessing, right above it
+    (the clues' own box: on a phone the label is laid out as its parts, display: contents)."""
     scene, page = show("decrypto-tiebreak", "phone", "en")
     clues = page.eval_on_selector_all(
         ".dc-task-sheet .dc-sheet-opp .dc-col",
@@ -1182,7 +1183,7 @@ def test_dc_tiebreak_boxes_are_labelled_with_the_opponents_clues(show: Any) -> N
             assert clue in label, (position, clue, label)
         gap = page.evaluate(
             """(d) => document.getElementById(`dc-tb-${d}`).getBoundingClientRect().top
-                    - document.querySelector(`label[for='dc-tb-${d}']`).getBoundingClientRect().bottom""",
+                    - document.querySelector(`label[for='dc-tb-${d}'] .dc-tb-clues`).getBoundingClientRect().bottom""",
             position,
         )
         assert 0 <= gap < 20, f"box {position} is {gap:.0f} px away from its clues"

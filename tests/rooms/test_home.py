@@ -136,7 +136,7 @@ def test_one_tap_from_the_home_page_to_a_seat(daphne_server: Any, open_page: Any
     page.wait_for_url(re.compile(r"/r/[a-z]+-[a-z]+-\d{2}/\?game=decrypto$"))
     # The room's first state (the socket's, which names the default game) changes nothing.
     page.wait_for_selector("#conn[data-state='open']")
-    assert "Decrypto" in page.inner_text("#join-title") and page.title().endswith("· Decrypto")
+    assert "Decrypto" in page.inner_text("#join-title") and page.title().endswith("· Decrypto · Wordrooms")
     # No other game's lobby under the join form of a room nobody has joined.
     assert page.locator("#lobby").is_hidden() and page.locator("#play").is_hidden()
     page.fill("#join-name", "Ada")
