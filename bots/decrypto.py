@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from bots import lemmas, stems
 from bots.associations import Table, forms, key
-from bots.reader import reader
+from bots.reader import Reader, reader
 from decrypto.engine import codes
 from decrypto.engine.model import CLUE_MAX_CHARS, DIGITS
 from decrypto.engine.text import clue_key, loose_key
@@ -145,6 +145,51 @@ def intercept(
             if clue
             else [0.0] * 4
         )
+        nothing = max(links) == 0.0
+        scores.append([links[d - 1] + (0.05 if nothing and fresh[d - 1] else 0.0) for d in DIGITS])
+    return best_code(scores)
+
+
+def reader_links(
+    people: Reader,
+    clue: str,
+    by_position: dict[str, list[dict[str, Any]]],
+    ignore: Iterable[str] = (),
+) -> tuple[float, ...]:
+    """For positions 1..4, how surely an interceptor holding the independent reader
+    (``bots.reader``, not the bots' tables) ties ``clue`` to the clues already there.
+
+    It takes each position to stand for the words its earlier clues are all near (a
+    word two clues are near is surer than one near a single clue), an earlier clue
+    itself among them; a new clue fits the position as near as it is to the likeliest
+    of those words. ``ignore``: the interceptor's own keywords, never the opponents'
+    (DC-2).
+    """
+    skip = {key(word) for word in ignore}
+    mine = people.around(clue)
+    found = []
+    for digit in DIGITS:
+        doubt: dict[str, float] = {}
+        for row in by_position.get(str(digit), []):
+            for word, value in people.around(row["clue"]).items():
+                if word not in skip:
+                    doubt[word] = doubt.get(word, 1.0) * (1.0 - value)
+        found.append(max((mine[w] * (1.0 - d) for w, d in doubt.items() if w in mine), default=0.0))
+    return tuple(found)
+
+
+def read_intercept(
+    people: Reader, clues: Sequence[str], their_sheet: dict[str, Any], own_keywords: Sequence[str] = ()
+) -> tuple[int, ...]:
+    """The opponents' code as an interceptor holding only the public sheet (DC-19) and
+    the independent reader would read it (issue 32): a measure of the Encryptor, never
+    a bot's move. A clue near nothing given before likely stands for a position not
+    hinted yet."""
+    by_position = their_sheet["by_position"]
+    fresh = [not by_position.get(str(d)) for d in DIGITS]
+    scores = []
+    for clue in clues:
+        links = reader_links(people, clue, by_position, own_keywords) if clue else (0.0,) * 4
         nothing = max(links) == 0.0
         scores.append([links[d - 1] + (0.05 if nothing and fresh[d - 1] else 0.0) for d in DIGITS])
     return best_code(scores)

@@ -30,6 +30,7 @@ class Reader:
     def __init__(self, language: str, near: Mapping[str, Mapping[str, float]]) -> None:
         self.language = language
         self.near = {key(card): dict(found) for card, found in near.items()}
+        self._around: dict[str, dict[str, float]] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.near)
@@ -38,6 +39,20 @@ class Reader:
         """How near a person may find ``clue`` to each card (0: not known to be near)."""
         spelled = key(clue)
         return {card: self.near.get(key(card), {}).get(spelled, 0.0) for card in cards}
+
+    def around(self, word: str) -> dict[str, float]:
+        """Every card the table puts near ``word``, both ways (the cards whose rows hold
+        it and, when it is a card, its own row), and ``word`` itself at 1: what a person
+        may take it to stand for (the Decrypto interceptor's reading, issue 32)."""
+        if self._around is None:
+            inverse: dict[str, dict[str, float]] = {}
+            for card, row in self.near.items():
+                for found, value in row.items():
+                    inverse.setdefault(found, {})[card] = value
+                    inverse.setdefault(card, {})[found] = value
+            self._around = inverse
+        spelled = key(word)
+        return {**self._around.get(spelled, {}), spelled: 1.0}
 
     def board(self, cards: Iterable[str]) -> Callable[[str], dict[str, float]]:
         """``score`` for a fixed set of cards, their rows looked up once (a spymaster

@@ -283,3 +283,109 @@ def versus_person(
     for number in range(games):
         play_versus(language, seed * 100_000 + number, tally, profile=profile, teammate=teammate)
     return tally
+
+
+@dataclass
+class ReaderTally:
+    """Bot teams whose codes are intercepted by the independent reader (``versus_reader``):
+    interceptions per try by round, and the teams' own miscommunication."""
+
+    games: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    tries: Counter[int] = field(default_factory=Counter)
+    intercepted: Counter[int] = field(default_factory=Counter)
+    decipher_tries: int = 0
+    miscommunicated: int = 0
+    stalled: int = 0
+    clue_seconds: list[float] = field(default_factory=list)
+
+    def rate(self, rounds: range) -> float:
+        tries = sum(self.tries[r] for r in rounds)
+        return sum(self.intercepted[r] for r in rounds) / max(1, tries)
+
+    @property
+    def miscommunication_rate(self) -> float:
+        return self.miscommunicated / max(1, self.decipher_tries)
+
+    def lines(self) -> list[str]:
+        by_round = "  ".join(
+            f"round {r} {self.rate(range(r, r + 1)):.3f} ({self.intercepted[r]}/{self.tries[r]})"
+            for r in sorted(self.tries)
+            if r <= 4
+        )
+        early = range(2, 5)
+        return [
+            f"games {self.games}  winners {dict(self.winners)}  stalled {self.stalled}"
+            f"  rounds to the end: mean {statistics.mean(self.rounds or [0]):.1f}",
+            f"intercepted by the reader per try: {by_round}",
+            f"rounds 2-4 {self.rate(early):.3f}"
+            f" ({sum(self.intercepted[r] for r in early)}/{sum(self.tries[r] for r in early)})"
+            f"  all rounds {self.rate(range(2, 99)):.3f}",
+            f"own-team miscommunication {self.miscommunication_rate:.3f}"
+            f" ({self.miscommunicated}/{self.decipher_tries})",
+            f"ms per clue: mean {1000 * statistics.mean(self.clue_seconds or [0]):.1f}"
+            f" (max {1000 * max(self.clue_seconds or [0]):.1f})",
+        ]
+
+
+def play_reader(language: str, seed: int, tally: ReaderTally) -> None:
+    """One standard game of two bot teams in which every interception is the independent
+    reader's (``bots.decrypto.read_intercept``, issue 32): the Encryptors and decipherers
+    are the bots, the interceptors a person who knows what the reader knows."""
+    from bots.decrypto import read_intercept
+    from bots.reader import reader
+
+    table = associations.table("decrypto", language)
+    people = reader(language)
+    white, black = ["w0", "w1"], ["b0", "b1"]
+    state = decrypto_engine.new_game(
+        words=list(load_pack(DECRYPTO_WORDS, language)), seed=seed, white=white, black=black
+    )
+    for _ in range(MOVES_MAX):
+        if state.phase is decrypto_engine.Phase.OVER:
+            break
+        for player in white + black:
+            view = decrypto_engine.view_for(state, player=player)
+            started = time.perf_counter()
+            message = decrypto_decide(view, table, bots=white + black)
+            if message is None:
+                continue
+            if message["action"] == "submit_clues":
+                tally.clue_seconds.append((time.perf_counter() - started) / len(message["clues"]))
+            team = view["seat"]["team"]
+            if message["action"] == "lock_guess" and message["guessing_for"] != team:
+                current = view["current"]
+                message["code"] = list(
+                    read_intercept(
+                        people,
+                        current["clues"],
+                        view["sheets"][current["team"]],
+                        view["teams"][team]["keywords"] or [],
+                    )
+                )
+            state = decrypto_engine.apply(state, player, decrypto_engine.action_from_json(message), now=0.0)
+            break
+        else:
+            break  # nobody could move
+    tally.games += 1
+    result = decrypto_engine.outcome(state)
+    if result is None:
+        tally.stalled += 1
+        return
+    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
+    tally.rounds.append(state.round)
+    for reveal in state.history:
+        tally.decipher_tries += 1
+        tally.miscommunicated += not reveal.deciphered
+        if reveal.interception is not None:
+            tally.tries[reveal.round] += 1
+            tally.intercepted[reveal.round] += reveal.intercepted
+
+
+def versus_reader(language: str, games: int, seed: int = 1) -> ReaderTally:
+    """``games`` games of bot teams, every code intercepted by the independent reader."""
+    tally = ReaderTally()
+    for number in range(games):
+        play_reader(language, seed * 100_000 + number, tally)
+    return tally

@@ -248,9 +248,10 @@ class Command(BaseCommand):
         sp.add_argument("--seed", type=int, default=1)
         sp.add_argument(
             "--against",
-            choices=("bot", "person", "half"),
+            choices=("bot", "person", "half", "reader"),
             default="bot",
-            help="decrypto: the bots' twin, or a person-like team (its own table, bots/person.py)",
+            help="decrypto: the bots' twin, a person-like team (its own table, bots/person.py),"
+            " or bot teams intercepted by the independent reader (bots/reader.py, en only)",
         )
         sp.add_argument(
             "--teammate",
@@ -288,11 +289,20 @@ class Command(BaseCommand):
             game, mode = options["game"], options["mode"]
             if mode not in (DECRYPTO_SEATS if game == "decrypto" else SEATS):
                 raise CommandError(f"{game} has no mode {mode!r}")
+            if game == "decrypto" and options["against"] != "bot" and mode != "standard":
+                raise CommandError("--against plays the standard game")
+            if game == "decrypto" and options["against"] == "reader":
+                from bots.reader import reader
+                from bots.selfplay import versus_reader
+
+                if not reader(options["lang"]):
+                    raise CommandError(f"no reader table for {options['lang']!r} (bots/data/reader/)")
+                for line in versus_reader(options["lang"], options["games"], options["seed"]).lines():
+                    self.stdout.write(line)
+                return
             if game == "decrypto" and options["against"] != "bot":
                 from bots.selfplay import versus_person
 
-                if mode != "standard":
-                    raise CommandError("--against plays the standard game")
                 tally: Any = versus_person(
                     options["lang"],
                     options["games"],
