@@ -1183,7 +1183,8 @@ def test_dc_tiebreak_boxes_are_labelled_with_the_opponents_clues(show: Any) -> N
             assert clue in label, (position, clue, label)
         gap = page.evaluate(
             """(d) => document.getElementById(`dc-tb-${d}`).getBoundingClientRect().top
-                    - document.querySelector(`label[for='dc-tb-${d}'] .dc-tb-clues`).getBoundingClientRect().bottom""",
+                    - document.querySelector(`label[for='dc-tb-${d}'] .dc-tb-clues`)
+                        .getBoundingClientRect().bottom""",
             position,
         )
         assert 0 <= gap < 20, f"box {position} is {gap:.0f} px away from its clues"
