@@ -137,7 +137,7 @@ def plan(
                     continue
                 moments = ("", *MOMENTS.get(name, {}))
                 shots += [
-                    Shot(language, scheme, size, name, moment) for scheme in schemes for moment in moments
+                    Shot(language, scheme, size, name, moment) for moment in moments for scheme in schemes
                 ]
         for path in paths:
             for size in PAGE_SIZES:

@@ -3,6 +3,8 @@ matrix, and it really shoots, in light and dark."""
 
 from __future__ import annotations
 
+import os
+import signal
 import struct
 import subprocess
 import sys
@@ -21,6 +23,10 @@ PAGES = ("page-home", "page-how-to-play-codenames", "page-how-to-play-decrypto")
 def test_the_default_plan_shoots_every_screen_page_and_tv_in_both_languages_and_schemes() -> None:
     files = [shot.file for shot in screenshots.plan_of(screenshots.parse_args([]))]
     assert len(files) == len(set(files)), "two shots write the same file"
+    # A screen's schemes follow each other: the run shoots them from one page load.
+    for light, dark in zip(files[::2], files[1::2], strict=True):
+        assert (light.split("/", 2)[1], dark.split("/", 2)[1]) == ("light", "dark"), (light, dark)
+        assert light.replace("/light/", "/dark/") == dark
     missing = []
     for language in ("en", "it"):
         for scheme in ("light", "dark"):
@@ -99,11 +105,19 @@ def _header_brightness(path: Path, y: int = 20) -> float:
 
 @pytest.mark.browser
 def test_a_scene_and_the_home_page_are_shot_in_light_and_dark(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.screenshots", "--languages", "en", "--scenes", "codenames-lobby-seated",
-         "--pages", "/", "--sizes", "phone", "--first-screen", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    command = [sys.executable, "-m", "bench.screenshots", "--languages", "en",
+               "--scenes", "codenames-lobby-seated", "--pages", "/", "--sizes", "phone", "--first-screen",
+               "--out", str(tmp_path)]  # fmt: skip
+    # A session of its own: a run that hangs is stopped with its server and its browser.
+    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)  # fmt: skip
+    try:
+        stdout, stderr = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    done = subprocess.CompletedProcess(command, run.returncode, stdout, stderr)
     assert done.returncode == 0, done.stderr
     assert "4 screenshots" in done.stdout
     for name in ("codenames-lobby-seated", "page-home"):
