@@ -72,8 +72,11 @@ def _chat_open(page: Any) -> None:
 
 def _tap_pending(page: Any) -> None:
     """A card tapped on a line that just went silent: the tap shows as pending."""
+    # A card this operative may tap: under load the page may still be drawing the turn.
+    card = page.locator(".board .card:not(.covered):not(.proposed):not([aria-disabled='true'])").first
+    card.wait_for()
     page.evaluate("() => { WebSocket.prototype.send = function () {}; }")  # nothing leaves now
-    page.locator(".board .card:not(.covered):not(.proposed)").first.click()
+    card.click()
     page.wait_for_selector("body.sending")
 
 
