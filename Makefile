@@ -72,8 +72,10 @@ deploy-check: $(STAMP) messages
 upgrade-check: $(STAMP) messages
 	$(BIN)/python -m deploy.upgrade
 
-# Every screen of both games, every role, English and Italian, phone/laptop (+TV for the
-# table view): PNGs in screenshots/<language>/<size>/ for people to review.
+# Every screen of both games, every role, the home page, the rules, the design sheet and the
+# TV, English and Italian, light and dark, phone/laptop (+TV for the table view and the
+# replays): PNGs in screenshots/<language>/<scheme>/<size>/ for people to review (424 of
+# them; SCREENSHOTS_ARGS="--list" prints the plan, bench/screenshots.py --help the options).
 screenshots: $(STAMP) messages
 	$(BIN)/python -m bench.screenshots $(SCREENSHOTS_ARGS)
 

@@ -1,40 +1,54 @@
-"""Every screen of both games, for every role, as PNGs for people to review.
+"""Every screen of both games, the site's pages and the TV, as PNGs for people to review.
 
-    python -m bench.screenshots                   # English and Italian, phone and laptop (+ TV)
-    python -m bench.screenshots --languages en --out /tmp/shots
-    python -m bench.screenshots --scenes codenames-lobby-seated --pages /,/design/ --schemes light,dark \
-        --sizes phone,laptop                      # the site's pages too, in both colour schemes
+    python -m bench.screenshots                   # everything: see below (issue 30's matrix)
+    python -m bench.screenshots --list            # the plan, one file a line, nothing shot
+    python -m bench.screenshots --languages en --schemes dark --sizes phone --out /tmp/shots
+    python -m bench.screenshots --scenes codenames-lobby-seated --pages /,/design/ --first-screen
 
-Seeds each scene of ``bench/scenes.py`` (``tests/test_screens.py`` checks the same
-scenes) in a throwaway SQLite database, serves it with
-the production command (Daphne, in-memory channel layer, no game clock so no timer
-moves a scene on) and writes ``<out>/<language>/<size>/<scene>.png`` (full page);
-``--pages`` adds the site's own pages (the home page, the design sheet ``/design/``) as
-``<out>/<language>/<size>/page-<name>.png``, and ``--schemes light,dark`` shoots each screen
-in both colour schemes (the dark one as ``<name>-dark.png``).
+By default: every scene of ``bench/scenes.py`` (``tests/test_screens.py`` checks the same
+scenes; the table view, the TV, and each game's replay on both TV sizes too), the home page,
+both how-to-play pages and the design sheet ``/design/`` (phone and laptop), in English and
+Italian, light and dark, as ``<out>/<language>/<scheme>/<size>/<name>.png`` (full page);
+a page is ``page-<name>.png`` (``page-home``, ``page-how-to-play-codenames``), a scene's moment
+(the chat open, a tap pending) ``<scene>+<moment>.png``. ``--scenes`` alone shoots those
+scenes and no page, ``--pages`` alone those pages and no scene.
+
+Scenes are seeded in a throwaway SQLite database and served by the production command
+(Daphne, in-memory channel layer, no game clock so no timer moves a scene on) on a free
+port; each screen is loaded once and shot in each scheme in turn. Two runs at once
+(``--languages en`` and ``--languages it`` in two terminals, say) do not meet, and write
+different files.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+LANGUAGES = ("en", "it")
+SCHEMES = ("light", "dark")
+# The site's own pages: the home page, the rules of both games, the design sheet.
+PAGES = ("/", "/how-to-play/codenames/", "/how-to-play/decrypto/", "/design/")
+PAGE_SIZES = ("phone", "laptop")
 
 
 def _configure(database: Path) -> None:
     """Settings for this process and the server: the throwaway database, no Redis, no clock."""
     os.environ["DATABASE_URL"] = f"sqlite:///{database}"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.screenshot_settings"
     os.environ["GAME_CLOCK"] = "0"
     os.environ["RATE_LIMITS"] = "false"
     os.environ.pop("REDIS_URL", None)
@@ -58,8 +72,11 @@ def _chat_open(page: Any) -> None:
 
 def _tap_pending(page: Any) -> None:
     """A card tapped on a line that just went silent: the tap shows as pending."""
+    # A card this operative may tap: under load the page may still be drawing the turn.
+    card = page.locator(".board .card:not(.covered):not(.proposed):not([aria-disabled='true'])").first
+    card.wait_for()
     page.evaluate("() => { WebSocket.prototype.send = function () {}; }")  # nothing leaves now
-    page.locator(".board .card:not(.covered):not(.proposed)").first.click()
+    card.click()
     page.wait_for_selector("body.sending")
 
 
@@ -71,7 +88,110 @@ MOMENTS: dict[str, dict[str, Callable[[Any], None]]] = {
 }
 
 
-def _scheme(scheme: str, timed: bool) -> Callable[[Any], None]:
+@dataclass(frozen=True)
+class Shot:
+    """One PNG of the plan: a scene (with a moment, or none) or a site page (``path``)."""
+
+    language: str
+    scheme: str
+    size: str
+    name: str
+    moment: str = ""
+    path: str = ""
+
+    @property
+    def file(self) -> str:
+        """Where it goes under the output folder."""
+        stem = f"{self.name}+{self.moment}" if self.moment else self.name
+        return f"{self.language}/{self.scheme}/{self.size}/{stem}.png"
+
+
+def page_name(path: str) -> str:
+    """``/`` is ``page-home``, ``/how-to-play/decrypto/`` is ``page-how-to-play-decrypto``."""
+    return "page-" + (path.strip("/").replace("/", "-") or "home")
+
+
+def scene_sizes(name: str) -> tuple[str, ...]:
+    """The sizes a scene is shown at (``bench.scenes.iter_sizes`` by the scene's name): phone
+    and laptop; the table view and a replay on both TVs too."""
+    from bench.scenes import REPLAY_SCENES, TABLE_SCENES, TV_SIZES
+
+    return (
+        ("phone", "laptop", *TV_SIZES)
+        if name in TABLE_SCENES or name in REPLAY_SCENES
+        else ("phone", "laptop")
+    )
+
+
+def plan(
+    names: tuple[str, ...],
+    paths: tuple[str, ...],
+    languages: tuple[str, ...] = LANGUAGES,
+    schemes: tuple[str, ...] = SCHEMES,
+    sizes: tuple[str, ...] = (),
+) -> list[Shot]:
+    """Every shot of a run, scene by scene: a timed scene's shots follow each other (its
+    timer starts as its first page opens). ``sizes`` empty: every size each one is shown at."""
+    shots = []
+    for language in languages:
+        for name in names:
+            for size in scene_sizes(name):
+                if sizes and size not in sizes:
+                    continue
+                moments = ("", *MOMENTS.get(name, {}))
+                shots += [
+                    Shot(language, scheme, size, name, moment) for moment in moments for scheme in schemes
+                ]
+        for path in paths:
+            for size in PAGE_SIZES:
+                if not sizes or size in sizes:
+                    shots += [Shot(language, scheme, size, page_name(path), path=path) for scheme in schemes]
+    return shots
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--out", default=str(ROOT / "screenshots"), help="output folder (default: screenshots/)"
+    )
+    parser.add_argument("--languages", default=",".join(LANGUAGES), help="comma-separated (default: en,it)")
+    parser.add_argument("--scenes", default="", help="comma-separated scene names (default: all)")
+    parser.add_argument(
+        "--pages", default="", help=f"comma-separated site paths (default: {','.join(PAGES)})"
+    )
+    parser.add_argument(
+        "--first-screen", action="store_true", help="the first screenful only, not the full page"
+    )
+    parser.add_argument("--schemes", default=",".join(SCHEMES), help="colour schemes (default: light,dark)")
+    parser.add_argument(
+        "--sizes", default="", help="comma-separated sizes: phone,laptop,tv,tv720 (default: all)"
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=0.0,
+        help="image pixels per CSS pixel, e.g. 0.5 for small pictures (default: each size's own)",
+    )
+    parser.add_argument("--list", action="store_true", help="print the plan's files and shoot nothing")
+    return parser.parse_args(argv)
+
+
+def plan_of(args: argparse.Namespace) -> list[Shot]:
+    """The shots the command line asks for."""
+    from bench.scenes import REPLAY_SCENES, SCENE_NAMES
+
+    def split(text: str) -> tuple[str, ...]:
+        return tuple(part for part in text.split(",") if part)
+
+    names, paths = split(args.scenes), split(args.pages)
+    if not names and not paths:
+        names, paths = SCENE_NAMES + REPLAY_SCENES, PAGES
+    return plan(names, paths, split(args.languages), split(args.schemes), split(args.sizes))
+
+
+def _prepare(scheme: str, timed: bool) -> Callable[[Any], None]:
     """Before a scene's page loads: its colour scheme, and a timed scene's clock frozen as
     ``open_scene`` does when given no ``prepare`` of its own."""
 
@@ -83,84 +203,83 @@ def _scheme(scheme: str, timed: bool) -> Callable[[Any], None]:
     return prepare
 
 
-def _page_name(path: str) -> str:
-    """``/`` is ``page-home``, ``/design/`` is ``page-design``."""
-    return "page-" + (path.strip("/").replace("/", "-") or "home")
-
-
-def _shoot_pages(
-    browser: Any,
-    url: str,
-    paths: list[str],
-    languages: list[str],
-    sizes: list[str],
-    schemes: list[str],
-    out: Path,
-    full_page: bool = True,
-) -> tuple[int, int]:
-    """The site's pages (no room, no cookies), in each language, size and colour scheme."""
+def _size(name: str, scale: float) -> dict[str, Any]:
+    """A size's browser context, at ``scale`` image pixels per CSS pixel if given."""
     from bench import scenes as screens
 
-    count, failed = 0, 0
-    for language in languages:
-        for size in sizes:
-            for scheme in schemes:
-                for path in paths:
-                    suffix = "" if scheme == "light" else f"-{scheme}"
-                    target = out / language / size / f"{_page_name(path)}{suffix}.png"
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    context = browser.new_context(
-                        **screens.SIZES[size],
-                        locale="it-IT" if language == "it" else "en-GB",
-                        color_scheme=scheme,
-                    )
-                    try:
-                        page = context.new_page()
-                        # The language is the session's: the home page's switcher posts it.
-                        page.goto(f"{url}{path}")
-                        if language != "en":
-                            page.select_option("#lang-select", language)
-                            page.wait_for_load_state("load")
-                        page.goto(f"{url}{path}")
-                        page.evaluate("() => document.fonts.ready")
-                        page.screenshot(path=str(target), full_page=full_page)
-                        count += 1
-                    except Exception as error:  # one broken page should not lose the others
-                        failed += 1
-                        print(f"{language}/{size}/{target.stem}: {error}", file=sys.stderr)
-                    finally:
-                        context.close()
-    return count, failed  # fmt: skip
+    return {**screens.SIZES[name], "device_scale_factor": scale} if scale else screens.SIZES[name]
+
+
+# Every running animation and transition that ends at its end: a scheme's colours switched
+# while the page is open, a deal or a reveal, are shot as they settle (a pulse never ends).
+SETTLED = """() => document.fonts.ready
+    .then(() => Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => Promise.race([a.finished.catch(() => null), new Promise((r) => setTimeout(r, 3000))]))))
+    .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0)))))"""
+
+
+def _shoot_schemes(page: Any, group: list[Shot], out: Path, full_page: bool) -> int:
+    """The open page in each scheme of ``group`` in turn (one page load for all of them)."""
+    for shot in group:
+        page.emulate_media(color_scheme=shot.scheme)
+        page.evaluate(SETTLED)
+        target = out / shot.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(target), full_page=full_page)
+    return len(group)
+
+
+def _shoot_scene(browser: Any, url: str, scene: Any, group: list[Shot], out: Path, args: Any) -> int:
+    from bench import scenes as screens
+
+    first = group[0]
+    step = MOMENTS[scene.name][first.moment] if first.moment else None
+    prepare = _prepare(first.scheme, scene.timed)
+    context, page = screens.open_scene(browser, url, scene, _size(first.size, args.scale), prepare)
+    try:
+        if step is not None:
+            step(page)
+        return _shoot_schemes(page, group, out, not args.first_screen)
+    finally:
+        context.close()
+
+
+def _shoot_page(browser: Any, url: str, group: list[Shot], out: Path, args: Any) -> int:
+    """A site page (no room, no session), in the language of its cookie."""
+    from django.conf import settings
+
+    first = group[0]
+    context = browser.new_context(
+        **_size(first.size, args.scale),
+        locale="it-IT" if first.language == "it" else "en-GB",
+        color_scheme=first.scheme,
+    )
+    try:
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": first.language, "url": url}])
+        page = context.new_page()
+        page.goto(f"{url}{first.path}")
+        return _shoot_schemes(page, group, out, not args.first_screen)
+    finally:
+        context.close()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--out", default=str(ROOT / "screenshots"), help="output folder (default: screenshots/)"
-    )
-    parser.add_argument("--languages", default="en,it", help="comma-separated (default: en,it)")
-    parser.add_argument("--scenes", default="", help="comma-separated scene names (default: all)")
-    parser.add_argument(
-        "--pages", default="", help="comma-separated site paths, e.g. /,/design/ (default: none)"
-    )
-    parser.add_argument(
-        "--first-screen", action="store_true", help="the first screenful only, not the full page"
-    )
-    parser.add_argument("--schemes", default="light", help="colour schemes: light,dark (default: light)")
-    parser.add_argument(
-        "--sizes", default="", help="comma-separated sizes: phone,laptop,tv,tv720 (default: all)"
-    )
-    args = parser.parse_args(argv)
-    if not os.path.exists(CHROMIUM):
-        print(f"{CHROMIUM} is missing: `sudo apt-get install chromium`", file=sys.stderr)
-        return 1
-
+    args = parse_args(argv)
+    # A run stopped with SIGTERM stops its server too (the ``finally`` below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="screenshots-"))
     try:
         _configure(workdir / "screens.sqlite3")
+        shots = plan_of(args)
+        if args.list:
+            print("\n".join(shot.file for shot in shots))
+            print(f"{len(shots)} shots", file=sys.stderr)
+            return 0
+        if not os.path.exists(CHROMIUM):
+            print(f"{CHROMIUM} is missing: `sudo apt-get install chromium`", file=sys.stderr)
+            return 1
         from django.core.management import call_command
         from django.db import connections
 
@@ -169,16 +288,19 @@ def main(argv: list[str] | None = None) -> int:
         from bench.servers import free_port, wait_port
 
         call_command("migrate", interactive=False, verbosity=0)
-        names = tuple(n for n in args.scenes.split(",") if n) or screens.SCENE_NAMES + screens.REPLAY_SCENES
-        if args.pages and not args.scenes:
-            names = ()  # only the pages asked for
-        languages = [lang for lang in args.languages.split(",") if lang]
-        paths = [path for path in args.pages.split(",") if path]
-        schemes = [scheme for scheme in args.schemes.split(",") if scheme]
-        only_sizes = {size for size in args.sizes.split(",") if size}
-        scenes = [scene for lang in languages for scene in screens.build_scenes(lang, names=names)]
+        wanted: dict[str, list[str]] = {}
+        for shot in shots:
+            if not shot.path and shot.name not in wanted.setdefault(shot.language, []):
+                wanted[shot.language].append(shot.name)
+        scenes = {
+            (scene.language, scene.name): scene
+            for language, names in wanted.items()
+            for scene in screens.build_scenes(language, names=tuple(names))
+        }
         connections.close_all()
-        print(f"seeded {len(scenes)} scenes in {time.monotonic() - started:.1f} s")
+        print(
+            f"seeded {len(scenes)} scenes in {time.monotonic() - started:.1f} s; {len(shots)} shots to take"
+        )
 
         out = Path(args.out)
         port = free_port()
@@ -195,43 +317,18 @@ def main(argv: list[str] | None = None) -> int:
 
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                shots = [
-                    (each, size, scheme)
-                    for each in scenes
-                    for size in screens.iter_sizes(each)
-                    if not only_sizes or size in only_sizes
-                    for scheme in schemes
-                ]
-                for scene, size, scheme in shots:
-                    suffix = "" if scheme == "light" else f"-{scheme}"
-                    target = out / scene.language / size / f"{scene.name}{suffix}.png"
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    moments: dict[str, Callable[[Any], None] | None] = {"": None}
-                    if not scene.table:
-                        moments.update(MOMENTS.get(scene.name, {}))
-                    for moment, step in moments.items():
-                        shot = target.with_name(f"{scene.name}+{moment}{suffix}.png") if moment else target
-                        try:
-                            prepare = _scheme(scheme, scene.timed) if scheme != "light" else None
-                            context, page = screens.open_scene(
-                                browser, url, scene, screens.SIZES[size], prepare
-                            )
-                            try:
-                                if step is not None:
-                                    step(page)
-                                page.screenshot(path=str(shot), full_page=not args.first_screen)
-                                count += 1
-                            finally:
-                                context.close()
-                        except Exception as error:  # one broken scene should not lose the others
-                            failed += 1
-                            print(f"{scene.language}/{size}/{shot.stem}: {error}", file=sys.stderr)
-                if paths:
-                    sizes = [size for size in ("phone", "laptop") if not only_sizes or size in only_sizes]
-                    taken, broken = _shoot_pages(
-                        browser, url, paths, languages, sizes, schemes, out, not args.first_screen
-                    )
-                    count, failed = count + taken, failed + broken
+                # One page load per screen, shot in each scheme (half the loads of one each).
+                for _, grouped in itertools.groupby(shots, key=lambda shot: replace(shot, scheme="")):
+                    group = list(grouped)
+                    try:
+                        if group[0].path:
+                            count += _shoot_page(browser, url, group, out, args)
+                        else:
+                            scene = scenes[group[0].language, group[0].name]
+                            count += _shoot_scene(browser, url, scene, group, out, args)
+                    except Exception as error:  # one broken screen should not lose the others
+                        failed += len(group)
+                        print(f"{group[0].file}: {error}", file=sys.stderr)
                 browser.close()
         finally:
             server.terminate()
