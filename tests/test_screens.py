@@ -545,7 +545,9 @@ def test_the_tv_rings_the_card_just_revealed(show: Any, size: str) -> None:
     card = f".board .card[data-position='{position}']"
     assert "last" not in (page.get_attribute(card, "class") or "").split()
     in_thread(lambda: scene_move(scene.slug, reveal["uid"], reveal["message"]))
-    page.wait_for_selector(f"{card}.covered.last", timeout=5000)
+    # Attached, not visible: the card flips in from edge-on (no width) as it is covered; and
+    # the move goes through the database and the push from a thread, slow on a loaded machine.
+    page.wait_for_selector(f"{card}.covered.last", state="attached", timeout=15000)
     ring = page.eval_on_selector(card, "(el) => getComputedStyle(el).boxShadow")
     # Wider than a phone's 6 px ring: 10 px at 1080 rows, scaled on a smaller TV.
     widest = max(float(px) for px in re.findall(r"0px 0px 0px ([\d.]+)px", ring))
