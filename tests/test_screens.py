@@ -771,9 +771,9 @@ def test_tv_chat_is_read_only_in_tv_type_beside_the_game(browser: Any, daphne_se
                 slug=dc.slug, uid=f"scene-{dc.slug}-sam", channel="room", text="live from the sofa"
             )
         )
-        # Said from this process: on the embedded default its in-memory layer reaches no
-        # server, so the line comes by the server's own catch-up (every PUSH_CHECK_SECONDS,
-        # 5 s): a 5 s wait raced it and lost once in a whole run.
+        # Said here, not through a socket: chat_say stores the line and leaves its push to
+        # the caller, so the line comes by the server's own catch-up (every
+        # PUSH_CHECK_SECONDS, 5 s): a 5 s wait raced it and lost once in each whole run.
         page.wait_for_selector(".tv-chat-line >> text=live from the sofa", timeout=15000)
         page.goto(cn.url(daphne_server.url) + "?chat=1")
         page.wait_for_selector(".tv-chat", timeout=10000)
