@@ -68,6 +68,38 @@ def _applied_meanwhile(player: Player | None, move_id: str | None) -> bool:
     return player is not None and move_id is not None and receipts.applied(player.pk, move_id)
 
 
+def _once(consumer: Any, move_id: str | None, act: Any, *, device: bool) -> None:
+    """``act(room, players, player)`` under the room's lock, unless this player's
+    ``move_id`` was applied already; its receipt kept in the same transaction when it
+    succeeds. A refusal is raised after the lock is let go, keeping what the action
+    committed on its way (a deadline that had passed, applied first)."""
+    refused: RoomError | None = None
+    player: Player | None = None
+    try:
+        with changes.locked_room(consumer.slug) as room:
+            players = changes.room_players(room)
+            if device:
+                player = _player_of(players, uid=consumer.uid, device_token=consumer.device_token)
+            else:
+                player = next((p for p in players if consumer.uid and p.uid == consumer.uid), None)
+            known = player is not None and move_id is not None
+            if known and receipts.applied(player.pk, move_id):  # type: ignore[union-attr, arg-type]
+                return
+            try:
+                act(room, players, player)
+            except RoomError as error:
+                refused = error
+            else:
+                if known:
+                    receipts.keep(player.pk, move_id)  # type: ignore[union-attr, arg-type]
+    except IntegrityError:
+        if not _applied_meanwhile(player, move_id):
+            raise
+        return
+    if refused is not None:
+        raise refused
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     """One socket of one browser in one room.
 
@@ -428,56 +460,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
     def game_action(self, message: dict[str, Any], move_id: str | None = None) -> None:
         """A move of the game; one whose ``move_id`` was applied already is not applied
         again, and answered by nothing but the state the page is sent anyway."""
-        refused: RoomError | None = None
-        player: Player | None = None
-        try:
-            with changes.locked_room(self.slug) as room:
-                players = changes.room_players(room)
-                player = _player_of(players, uid=self.uid, device_token=self.device_token)
-                if player is None:
-                    raise RoomError("not_joined", _("Join the room first."))
-                if move_id is not None and receipts.applied(player.pk, move_id):
-                    return
-                changes.remember(room, players=players)
-                try:
-                    play.act(room, players, player, message)
-                except RoomError as error:
-                    # A refused move changes nothing of its own, but a deadline that had
-                    # passed may have been applied on the way: keep that, then answer.
-                    refused = error
-                else:
-                    if move_id is not None:
-                        receipts.keep(player.pk, move_id)
-        except IntegrityError:
-            if not _applied_meanwhile(player, move_id):
-                raise
-            return
-        if refused is not None:
-            raise refused
+
+        def act(room: Any, players: list[Player], player: Player | None) -> None:
+            if player is None:
+                raise RoomError("not_joined", _("Join the room first."))
+            changes.remember(room, players=players)
+            play.act(room, players, player, message)
+
+        _once(self, move_id, act, device=True)
 
     def lobby_action_once(self, handler: Any, message: dict[str, Any], move_id: str) -> None:
         """A lobby action under its ``move_id``, as ``game_action`` does: the room's lock
         taken around the action's own (a nested block of the same transaction)."""
-        refused: RoomError | None = None
-        player: Player | None = None
-        try:
-            with changes.locked_room(self.slug) as room:
-                player = next((p for p in changes.room_players(room) if self.uid and p.uid == self.uid), None)
-                if player is not None and receipts.applied(player.pk, move_id):
-                    return
-                try:
-                    handler(self, message)
-                except RoomError as error:
-                    refused = error  # what the action committed on its way stays, as before
-                else:
-                    if player is not None:
-                        receipts.keep(player.pk, move_id)
-        except IntegrityError:
-            if not _applied_meanwhile(player, move_id):
-                raise
-            return
-        if refused is not None:
-            raise refused
+        _once(self, move_id, lambda room, players, player: handler(self, message), device=False)
 
     # ---- what this socket is sent ------------------------------------------------------
     async def push(self, snapshot: dict[str, Any], patches: PatchCache) -> None:
