@@ -151,14 +151,10 @@ def play_decrypto(language: str, mode: str, seed: int, tally: DecryptoTally) -> 
             break
         else:
             break  # nobody could move
-    tally.games += 1
-    result = decrypto_engine.outcome(state)
+    result = _decrypto_ended(tally, state)
     if result is None:
-        tally.stalled += 1
         return
-    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
     tally.reasons[result.reason] += 1
-    tally.rounds.append(state.round)
     for reveal in state.history:
         if reveal.interception is not None:
             tally.intercept_tries += 1
@@ -256,13 +252,9 @@ def play_versus(
             break
         else:
             break  # nobody could move
-    tally.games += 1
-    result = decrypto_engine.outcome(state)
+    result = _decrypto_ended(tally, state)
     if result is None:
-        tally.stalled += 1
         return
-    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
-    tally.rounds.append(state.round)
     for reveal in state.history:
         if reveal.team is decrypto_engine.Team.WHITE:
             tally.decipher_tries += 1
@@ -368,13 +360,9 @@ def play_reader(language: str, seed: int, tally: ReaderTally) -> None:
             break
         else:
             break  # nobody could move
-    tally.games += 1
-    result = decrypto_engine.outcome(state)
+    result = _decrypto_ended(tally, state)
     if result is None:
-        tally.stalled += 1
         return
-    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
-    tally.rounds.append(state.round)
     for reveal in state.history:
         tally.decipher_tries += 1
         tally.miscommunicated += not reveal.deciphered
@@ -389,3 +377,15 @@ def versus_reader(language: str, games: int, seed: int = 1) -> ReaderTally:
     for number in range(games):
         play_reader(language, seed * 100_000 + number, tally)
     return tally
+
+
+def _decrypto_ended(tally: Any, state: Any) -> Any:
+    """A Decrypto self-play game counted as played: its outcome, or None when it stalled."""
+    tally.games += 1
+    result = decrypto_engine.outcome(state)
+    if result is None:
+        tally.stalled += 1
+        return None
+    tally.winners["+".join(sorted(t.value for t in result.winners))] += 1
+    tally.rounds.append(state.round)
+    return result
