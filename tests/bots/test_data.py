@@ -128,8 +128,11 @@ def test_issue23_peoples_clues_keep_a_held_out_third_reported_apart(language: st
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_issue32_blind_sets_are_reported_per_kind_and_two_card_clues_need_both_cards(language: str) -> None:
-    path = ROOT / "bots" / "eval" / f"blind-codenames-{language}.tsv"
+@pytest.mark.parametrize("name", ["blind", "blind2"])
+def test_issue32_blind_sets_are_reported_per_kind_and_two_card_clues_need_both_cards(
+    name: str, language: str
+) -> None:
+    path = ROOT / "bots" / "eval" / f"{name}-codenames-{language}.tsv"
     header = path.read_text(encoding="utf-8")[:800]
     assert "never the bots' association tables" in header and "CC0" in header
     pack = {associations.key(w): w for w in load_pack(str(ROOT / "codenames" / "words"), language)}
