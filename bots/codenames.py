@@ -14,13 +14,17 @@ from typing import Any
 
 from bots import stems
 from bots.associations import Table, key
-from bots.reader import Reader, reader
+from bots.people import People
+from bots.people import people as people_of
 from codenames.engine.clues import HYPHENS, board_conflict
 
 # An intended word must beat every card the team must avoid by this much.
 MARGIN = 0.15
 # Below this a link is too faint to bet a guess (or a clue) on.
 CONFIDENT = 0.45
+# What a person's link (``bots.people``) adds to the table's: half its nearness, so a
+# card both know wins, and either alone still ranks (tuned on the first blind sets).
+HEARD = 0.5
 # A clue that evokes the assassin this much is never given.
 ASSASSIN_VETO = 0.3
 
@@ -31,14 +35,24 @@ def _lot(clue: str, word: str) -> int:
     return zlib.crc32(f"{key(clue)}\0{key(word)}".encode())
 
 
-def rank(table: Table, clue: str, words: list[str]) -> list[tuple[str, float]]:
-    """The board's words from the most to the least likely meant by ``clue``."""
+def rank(table: Table, clue: str, words: list[str], people: People | None = None) -> list[tuple[str, float]]:
+    """The board's words from the most to the least likely meant by ``clue``: by the
+    bot's own table and, when given, by what a person may know (``bots.people``: the
+    names, sayings and compounds people's clues lean on, issue 32)."""
     scores = table.score(clue, words)
+    if people:
+        heard = people.score(clue, words)
+        scores = {w: scores[w] + HEARD * heard[w] for w in words}
     return sorted(((w, scores[w]) for w in words), key=lambda pair: (-pair[1], _lot(clue, pair[0])))
 
 
 def first_guess(
-    table: Table, clue: str, words: list[str], log: Sequence[dict[str, Any]] = (), team: str | None = None
+    table: Table,
+    clue: str,
+    words: list[str],
+    log: Sequence[dict[str, Any]] = (),
+    team: str | None = None,
+    people: People | None = None,
 ) -> str:
     """The card an operative touches first (CN-12 makes one guess compulsory).
 
@@ -47,7 +61,7 @@ def first_guess(
     still points at may be a leftover agent, a card the opponents' clues point at is
     likely theirs. Only then a draw, fixed by clue and word, never the first card dealt.
     """
-    ranked = rank(table, clue, words)
+    ranked = rank(table, clue, words, people)
     if ranked[0][1] > 0:
         return ranked[0][0]
     ours: dict[str, float] = dict.fromkeys(words, 0.0)
@@ -60,12 +74,14 @@ def first_guess(
     return min(words, key=lambda w: (-(ours[w] - theirs[w]), _lot(clue, w)))
 
 
-def guesses(table: Table, clue: str, number: int | None, words: list[str]) -> list[str]:
+def guesses(
+    table: Table, clue: str, number: int | None, words: list[str], people: People | None = None
+) -> list[str]:
     """The cards an operative touches, in order: at least one, then only while confident,
     and no more than the clue's number (the CN-13 extra guess is left to humans)."""
-    ranked = rank(table, clue, words)
+    ranked = rank(table, clue, words, people)
     limit = len(words) if number in (None, 0) else number
-    chosen = [first_guess(table, clue, words)]
+    chosen = [first_guess(table, clue, words, people=people)]
     chosen += [w for w, s in ranked[1:limit] if s >= CONFIDENT]
     return chosen
 
@@ -89,7 +105,7 @@ def choose_clue(
     *,
     multi_word: bool = False,
     lethal: frozenset[str] = frozenset({"assassin"}),
-    people: Reader | None = None,
+    people: People | None = None,
 ) -> Clue:
     """The clue linking the most of ``team``'s visible agents, each clearly ahead of every
     card to avoid, never evoking the assassin; a legal clue for one agent at worst.
@@ -247,7 +263,7 @@ def decide(
                 team,
                 multi_word=view["rules"]["multi_word_clues"],
                 lethal=frozenset(lethal),
-                people=reader(table.language),
+                people=people_of(table.language),
             )
             return {"action": "give_clue", "turn": turn, "word": clue.word, "number": clue.number}, clue
         if phase == "opponent" and view["mode"] == "coop" and team == view["rules"]["coop_team"]:
@@ -263,12 +279,15 @@ def decide(
         return {"action": "confirm", "turn": turn, "position": mine}, None
     clue, made = view["clue"], view["guesses_made"]
     words = [c["word"] for c in visible]
-    ranked = rank(table, clue["word"], words)
+    heard = people_of(table.language)
+    ranked = rank(table, clue["word"], words, heard)
     allowed = clue["number"] in (None, 0) or made < clue["number"]
     if made == 0 or (allowed and ranked[0][1] >= CONFIDENT):
         # The first guess is owed (CN-12); later ones only on a confident link: past the
         # first, ending the turn beats guessing (the else branch below).
-        chosen = ranked[0][0] if made else first_guess(table, clue["word"], words, view["log"][:-1], team)
+        chosen = (
+            ranked[0][0] if made else first_guess(table, clue["word"], words, view["log"][:-1], team, heard)
+        )
         position = next(c["position"] for c in visible if c["word"] == chosen)
         # CN-16 lets any operative confirm an unproposed card; the proposal is only a pause
         # for teammates, and a bot with none would spend a think time per card on it.

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots import associations, lemmas, reader, stems
 from bots.codenames import choose_clue, rank
+from bots.people import people as people_of
 from codenames.engine.clues import board_conflict
 from rooms.words import load_pack
 
@@ -75,12 +76,16 @@ def targets_of(target: str) -> list[str]:
     return [part.strip() for part in target.split(TARGETS_SEPARATOR) if part.strip()]
 
 
-def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int) -> dict[str, Any]:
+def evaluate(
+    language: str, pairs: list[tuple[str, str]], boards: int, seed: int, *, heard: bool = True
+) -> dict[str, Any]:
     """Each target on ``boards`` seeded random boards of its pack; how often the operative
     ranks it first, or in its first two. A two-card pair's first pick is right when it is
-    either card, and its top-2 only when both cards are the first two picks."""
+    either card, and its top-2 only when both cards are the first two picks. ``heard``:
+    the operative reads with what a person knows (``bots.people``), as in a room."""
     pack = list(load_pack(str(PACKS), language))
     table = associations.table("codenames", language)
+    known = people_of(language) if heard else None
     folded = {associations.key(w): w for w in pack}
     top1 = top2 = total = blind = 0
     misses: list[str] = []
@@ -96,7 +101,7 @@ def evaluate(language: str, pairs: list[tuple[str, str]], boards: int, seed: int
             rng = random.Random(f"{seed}:{index}:{board_number}")
             board = [*words, *rng.sample(others, 25 - len(words))]
             rng.shuffle(board)
-            scored = rank(table, clue, board)
+            scored = rank(table, clue, board, known)
             ranked = [w for w, _score in scored]
             blind += scored[0][1] == 0
             top1 += ranked[0] in words
@@ -205,6 +210,11 @@ class Command(BaseCommand):
         ev.add_argument("--boards", type=int, default=5, help="random boards per pair")
         ev.add_argument("--seed", type=int, default=1)
         ev.add_argument("--verbose", action="store_true", help="list the pairs missed on their first board")
+        ev.add_argument(
+            "--table-only",
+            action="store_true",
+            help="the operative without people's knowledge (bots/people.py): before",
+        )
         cl = sub.add_parser("clues", help="the spymaster's clues on seeded random boards")
         cl.add_argument("--lang", choices=LANGUAGES, default="en")
         cl.add_argument("--boards", type=int, default=20)
@@ -248,10 +258,11 @@ class Command(BaseCommand):
         sp.add_argument("--seed", type=int, default=1)
         sp.add_argument(
             "--against",
-            choices=("bot", "person", "half", "reader"),
+            choices=("bot", "person", "half", "reader", "reader+person"),
             default="bot",
             help="decrypto: the bots' twin, a person-like team (its own table, bots/person.py),"
-            " or bot teams intercepted by the independent reader (bots/reader.py, en only)",
+            " bot teams intercepted by the independent source (bots/people.py), or by that"
+            " source and a person-like table together",
         )
         sp.add_argument(
             "--teammate",
@@ -291,13 +302,14 @@ class Command(BaseCommand):
                 raise CommandError(f"{game} has no mode {mode!r}")
             if game == "decrypto" and options["against"] != "bot" and mode != "standard":
                 raise CommandError("--against plays the standard game")
-            if game == "decrypto" and options["against"] == "reader":
-                from bots.reader import reader
+            if game == "decrypto" and options["against"] in ("reader", "reader+person"):
                 from bots.selfplay import versus_reader
 
-                if not reader(options["lang"]):
+                if not people_of(options["lang"]):
                     raise CommandError(f"no reader table for {options['lang']!r} (bots/data/reader/)")
-                for line in versus_reader(options["lang"], options["games"], options["seed"]).lines():
+                both = options["against"] == "reader+person"
+                tally = versus_reader(options["lang"], options["games"], options["seed"], with_table=both)
+                for line in tally.lines():
                     self.stdout.write(line)
                 return
             if game == "decrypto" and options["against"] != "bot":
@@ -349,7 +361,9 @@ class Command(BaseCommand):
         for kind in sorted({kind for _clue, _target, kind in rows if kind}):
             parts[f"kind {kind}"] = [(clue, target) for clue, target, k in rows if k == kind]
         for part, chosen in parts.items():
-            result = evaluate(language, chosen, options["boards"], options["seed"])
+            result = evaluate(
+                language, chosen, options["boards"], options["seed"], heard=not options["table_only"]
+            )
             if options["verbose"] and part == ("tuning" if len(parts) > 1 else "all"):
                 for miss in result["misses"]:
                     self.stdout.write(miss)
@@ -390,10 +404,11 @@ class Command(BaseCommand):
 
     def risky(self, options: dict[str, Any]) -> None:
         """The opening clue of ``--boards`` seeded boards; a clue is risky when the
-        independent reader (``bots.reader``, not the bots' table) puts an opponent's card
-        or the assassin as near to it as an intended card (issue 32)."""
+        independent source (``bots.people``: the reader and people's knowledge, not the
+        bots' table) puts an opponent's card or the assassin as near to it as an intended
+        card (issue 32)."""
         language = options["lang"]
-        people = reader.reader(language)
+        people = people_of(language)
         if not people:
             raise CommandError(f"no reader table for {language}: see bots/tools/build_reader.py")
         pack = list(load_pack(str(PACKS), language))
