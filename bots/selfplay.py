@@ -321,15 +321,20 @@ class ReaderTally:
         ]
 
 
-def play_reader(language: str, seed: int, tally: ReaderTally) -> None:
+def play_reader(language: str, seed: int, tally: ReaderTally, *, with_table: bool = False) -> None:
     """One standard game of two bot teams in which every interception is the independent
     reader's (``bots.decrypto.read_intercept``, issue 32): the Encryptors and decipherers
-    are the bots, the interceptors a person who knows what the reader knows."""
+    are the bots, the interceptors a person who knows what the independent source knows
+    (``bots.people``: the reader and people's knowledge)."""
     from bots.decrypto import read_intercept
-    from bots.reader import reader
+    from bots.people import people as people_of
+    from bots.person import person_table
 
     table = associations.table("decrypto", language)
-    people = reader(language)
+    people = people_of(language)
+    # ``with_table``: the interceptor also holds a person-like table of the bots' own
+    # associations (one person per game), the source and the common links together.
+    also = person_table(language, seed) if with_table else None
     white, black = ["w0", "w1"], ["b0", "b1"]
     state = decrypto_engine.new_game(
         words=list(load_pack(DECRYPTO_WORDS, language)), seed=seed, white=white, black=black
@@ -354,6 +359,7 @@ def play_reader(language: str, seed: int, tally: ReaderTally) -> None:
                         current["clues"],
                         view["sheets"][current["team"]],
                         view["teams"][team]["keywords"] or [],
+                        also,
                     )
                 )
             state = decrypto_engine.apply(state, player, decrypto_engine.action_from_json(message), now=0.0)
@@ -371,11 +377,12 @@ def play_reader(language: str, seed: int, tally: ReaderTally) -> None:
             tally.intercepted[reveal.round] += reveal.intercepted
 
 
-def versus_reader(language: str, games: int, seed: int = 1) -> ReaderTally:
-    """``games`` games of bot teams, every code intercepted by the independent reader."""
+def versus_reader(language: str, games: int, seed: int = 1, *, with_table: bool = False) -> ReaderTally:
+    """``games`` games of bot teams, every code intercepted by the independent source
+    (and, ``with_table``, a person-like table beside it)."""
     tally = ReaderTally()
     for number in range(games):
-        play_reader(language, seed * 100_000 + number, tally)
+        play_reader(language, seed * 100_000 + number, tally, with_table=with_table)
     return tally
 
 
