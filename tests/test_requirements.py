@@ -13,8 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = ("config", "rooms", "codenames", "decrypto", "bots")
 LOCAL = {*APP, "bench", "deploy", "tests", "manage"}
 # Build-time only: `bots build` (make bots-data: requirements-build.txt), and the reader
-# table's builder, run in a venv of its own (its docstring).
-BUILD_ONLY = {ROOT / "bots" / "build.py", ROOT / "bots" / "tools" / "build_reader.py"}
+# table's builder and its glosses, run in a venv of their own (make bots-reader).
+BUILD_ONLY = {
+    ROOT / "bots" / "build.py",
+    ROOT / "bots" / "tools" / "build_reader.py",
+    ROOT / "bots" / "tools" / "pivot.py",
+}
 
 
 def _names(path: Path) -> set[str]:
