@@ -59,7 +59,7 @@ class People:
         for entry in self.knows:
             by_fold.setdefault(fold(entry), set()).add(entry)
         self.folded = {f: next(iter(found)) for f, found in by_fold.items() if len(found) == 1}
-        self._around: dict[str, dict[str, float]] | None = None
+        self._by_card: dict[str, dict[str, float]] | None = None
         self._vocabulary: set[str] | None = None
         self.memo: dict[str, dict[str, float]] = {}
 
@@ -146,13 +146,13 @@ class People:
         return found
 
     def _cards_knowledge(self) -> dict[str, dict[str, float]]:
-        if self._around is None:
+        if self._by_card is None:
             inverse: dict[str, dict[str, float]] = {}
             for entry, cards in self.knows.items():
                 for card, value in cards.items():
                     inverse.setdefault(card, {})[entry] = value
-            self._around = inverse
-        return self._around
+            self._by_card = inverse
+        return self._by_card
 
 
 def parse_knowledge(text: str) -> dict[str, dict[str, float]]:

